@@ -1,0 +1,38 @@
+# Replication pipeline for five papers on Boltzmann machines and belief networks.
+#
+#   snakemake --cores 16 all                                # default profile
+#   snakemake --cores 2 --configfile config/smoke.yaml all  # CI smoke profile
+#   snakemake --cores 16 --configfile config/paper.yaml all # paper scale
+#
+# A profile file given with --configfile is merged over config/config.yaml.
+# See README.md and config/README.md.
+
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/saul1996.smk"
+include: "workflow/rules/yokoyama2019.smk"
+include: "workflow/rules/salakhutdinov2010.smk"
+include: "workflow/rules/carlson2016.smk"
+include: "workflow/rules/bruegge2013.smk"
+include: "workflow/rules/report.smk"
+
+
+localrules:
+    all,
+
+
+rule all:
+    default_target: True
+    input:
+        all_targets(),

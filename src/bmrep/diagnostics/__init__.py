@@ -1,0 +1,1 @@
+"""diagnostics subpackage of bmrep."""

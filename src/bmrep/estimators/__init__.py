@@ -1,0 +1,1 @@
+"""estimators subpackage of bmrep."""

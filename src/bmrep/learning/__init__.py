@@ -1,0 +1,1 @@
+"""learning subpackage of bmrep."""

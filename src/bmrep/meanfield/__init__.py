@@ -1,0 +1,1 @@
+"""meanfield subpackage of bmrep."""

@@ -1,0 +1,1 @@
+"""models subpackage of bmrep."""

@@ -1,0 +1,1 @@
+"""plotting subpackage of bmrep."""

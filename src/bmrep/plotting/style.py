@@ -1,0 +1,46 @@
+"""Shared figure conventions: one style, and a caption line on every figure.
+
+Every figure states its profile and repeat counts (``shared/spec``: "a
+reduced figure is never mistaken for the paper-scale one"), via
+:func:`caption` drawn at the bottom of the figure by :func:`finish`.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from ..io import save_figure  # noqa: E402
+
+STYLE = {
+    "figure.dpi": 100,
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "lines.linewidth": 1.4,
+    "savefig.facecolor": "white",
+}
+
+
+def use_style() -> None:
+    plt.rcParams.update(STYLE)
+
+
+def caption(profile: str, **counts) -> str:
+    """``'profile: default; repeats: 10; updates: 20000'`` from keyword counts."""
+    parts = [f"profile: {profile}"] + [f"{k.replace('_', ' ')}: {v}" for k, v in counts.items()]
+    return "; ".join(parts)
+
+
+def finish(fig, path, caption_text: str) -> None:
+    """Draw the caption under the axes and save ``fig`` atomically to ``path``."""
+    fig.text(0.5, -0.01, caption_text, ha="center", va="top", fontsize=7, color="0.3", wrap=True)
+    save_figure(fig, path)
+    plt.close(fig)

@@ -1,0 +1,80 @@
+"""Glue for workflow scripts: logging to the rule's log file and thread limits.
+
+A workflow script starts with::
+
+    from bmrep.runtime import setup_job
+    log, cfg = setup_job(snakemake)
+
+``setup_job`` sends Python logging (and uncaught exceptions) to the rule's
+``log:`` file as well as stderr, limits BLAS/OpenMP threads to the rule's
+``threads:``, and returns the job's logger and its ``params.cfg`` (if any).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from contextlib import contextmanager
+
+
+def limit_threads(n: int) -> None:
+    """Limit BLAS and OpenMP pools to ``n`` threads (numbers do not depend on it)."""
+    n = max(int(n), 1)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(n)
+    try:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(n)
+    except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
+        pass
+
+
+def setup_job(snakemake):
+    """Configure logging and threads for a Snakemake script job; see module docstring."""
+    threads = getattr(snakemake, "threads", 1) or 1
+    limit_threads(threads)
+    log = logging.getLogger(f"bmrep.{snakemake.rule}")
+    log.setLevel(logging.INFO)
+    fmt = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
+    handlers = [logging.StreamHandler(sys.stderr)]
+    if len(snakemake.log) > 0:
+        os.makedirs(os.path.dirname(os.path.abspath(snakemake.log[0])), exist_ok=True)
+        handlers.append(logging.FileHandler(snakemake.log[0], mode="w"))
+    for h in handlers:
+        h.setFormatter(fmt)
+        log.addHandler(h)
+    root = logging.getLogger("bmrep")
+    root.setLevel(logging.INFO)
+    for h in handlers:
+        if h not in root.handlers:
+            root.addHandler(h)
+    log.propagate = False
+
+    def _excepthook(exc_type, exc, tb):
+        log.error("job failed", exc_info=(exc_type, exc, tb))
+
+    sys.excepthook = _excepthook
+    cfg = getattr(snakemake.params, "cfg", None) if hasattr(snakemake, "params") else None
+    log.info("rule %s, threads %d, outputs %s", snakemake.rule, threads, list(snakemake.output))
+    return log, cfg
+
+
+@contextmanager
+def progress(log: logging.Logger, what: str, total: int, every_seconds: float = 10.0):
+    """Context manager yielding ``tick(i)``: logs ``what i/total`` with ETA at most every few seconds."""
+    start = time.time()
+    last = [start]
+
+    def tick(i: int) -> None:
+        now = time.time()
+        if now - last[0] >= every_seconds or i == total:
+            last[0] = now
+            done = max(i, 1)
+            eta = (now - start) / done * (total - i)
+            log.info("%s %d/%d (%.0f s elapsed, ETA %.0f s)", what, i, total, now - start, eta)
+
+    yield tick
+    log.info("%s done in %.1f s", what, time.time() - start)

@@ -1,0 +1,1 @@
+"""sampling subpackage of bmrep."""

@@ -1,0 +1,72 @@
+# Helpers shared by every rule file: output locations, seeds, shard lists.
+#
+# Every path is built by results(), figures(), data() or logs(): each profile
+# has its own roots (config keys results_dir, figures_dir), so smoke outputs
+# never overwrite default ones.
+
+import os
+from pathlib import Path
+
+from bmrep.seeds import shard_ranges
+
+PAPERS = ["saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013"]
+PROFILE = config["profile"]
+SEED = int(config["seed"])
+RESULTS = config["results_dir"].rstrip("/")
+FIGURES = config["figures_dir"].rstrip("/")
+# Targets each paper's rule file registers: paper -> list of output paths.
+PAPER_TARGETS = {p: [] for p in PAPERS}
+# Figures each paper registers for REPLICATION.md: paper -> list of paths.
+PAPER_FIGURES = {p: [] for p in PAPERS}
+
+
+def results(path):
+    return f"{RESULTS}/{path}"
+
+
+def figures(path):
+    return f"{FIGURES}/{path}"
+
+
+def data(path):
+    return f"{RESULTS}/data/{path}"
+
+
+def logs(path):
+    return f"{RESULTS}/logs/{path}"
+
+
+def enabled(paper):
+    return paper in config["papers"]
+
+
+def paper_config(paper):
+    """The config section of ``paper`` (validated against its own schema)."""
+    return config[paper]
+
+
+def shards(n_repeats, shard_size):
+    """Shard indices 0..S-1 for ``n_repeats`` repeats in shards of ``shard_size``."""
+    return list(range(len(shard_ranges(int(n_repeats), int(shard_size)))))
+
+
+def shard_repeats(n_repeats, shard_size, shard):
+    """The repeat indices (a range) of shard ``shard``."""
+    return shard_ranges(int(n_repeats), int(shard_size))[int(shard)]
+
+
+def claims_file(paper):
+    return results(f"claims/{paper}.csv")
+
+
+def all_targets():
+    out = []
+    for p in PAPERS:
+        if enabled(p):
+            out += PAPER_TARGETS[p] + [claims_file(p)]
+    out += [results("replication_summary.csv"), results("REPLICATION.md")]
+    return out
+
+
+wildcard_constraints:
+    shard=r"\d+",
