@@ -7,7 +7,11 @@
 # A profile file given with --configfile is merged over config/config.yaml.
 # See README.md and config/README.md.
 
-from snakemake.utils import min_version, validate
+import sys
+
+from snakemake.utils import min_version
+
+from bmrep.config_check import ConfigError, validate_config
 
 min_version("9.0")
 
@@ -15,7 +19,14 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+try:
+    validate_config(config, workflow.source_path("workflow/schemas/config.schema.yaml"))
+except ConfigError as err:
+    sys.exit(str(err))
+
+
+report: "workflow/report/workflow.rst"
+
 
 
 include: "workflow/rules/common.smk"

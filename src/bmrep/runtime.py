@@ -54,7 +54,12 @@ def setup_job(snakemake):
     log.propagate = False
 
     def _excepthook(exc_type, exc, tb):
-        log.error("job failed", exc_info=(exc_type, exc, tb))
+        # Errors about the user's input (missing or corrupt data, bad settings)
+        # are one line that names the file or key; others keep the traceback.
+        if getattr(exc_type, "user_facing", False):
+            log.error("%s", exc)
+        else:
+            log.error("job failed", exc_info=(exc_type, exc, tb))
 
     sys.excepthook = _excepthook
     cfg = getattr(snakemake.params, "cfg", None) if hasattr(snakemake, "params") else None

@@ -1,23 +1,42 @@
-# Helpers shared by every rule file: output locations, seeds, shard lists.
+# Helpers shared by all rules: output locations, seeds, shard lists, the
+# software environment.
 #
 # Every path is built by results(), figures(), data() or logs(): each profile
 # has its own roots (config keys results_dir, figures_dir), so smoke outputs
 # never overwrite default ones.
 
 import os
+import sys
 from pathlib import Path
 
+from bmrep.config_check import ConfigError, validate_config
 from bmrep.seeds import shard_ranges
+
+# The software environment of all rules (for conda users, --sdm conda).
+CONDA_ENV = str(Path(workflow.basedir) / "environment.yml")
 
 PAPERS = ["saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013"]
 PROFILE = config["profile"]
 SEED = int(config["seed"])
 RESULTS = config["results_dir"].rstrip("/")
 FIGURES = config["figures_dir"].rstrip("/")
-# Targets each paper's rule file registers: paper -> list of output paths.
+# Targets registered by each paper (paper -> list of output paths).
 PAPER_TARGETS = {p: [] for p in PAPERS}
-# Figures each paper registers for REPLICATION.md: paper -> list of paths.
+# Figures registered by each paper for REPLICATION.md.
 PAPER_FIGURES = {p: [] for p in PAPERS}
+
+
+def validate(section, schema):
+    """Validate a paper's config section (one-line error naming the key).
+
+    ``schema`` is relative to the calling rule file, like Snakemake's validate.
+    """
+    path = Path(workflow.current_basedir) / schema
+    prefix = Path(schema).name.split(".")[0]
+    try:
+        validate_config(section, path, prefix=prefix)
+    except ConfigError as err:
+        sys.exit(str(err))
 
 
 def results(path):

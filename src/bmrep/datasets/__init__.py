@@ -1,1 +1,6 @@
-"""datasets subpackage of bmrep."""
+"""Data sets: raw-file fetching and verification, readers, derived sets, toys.
+
+See ``CONTRIBUTING.md`` ("Datasets") for the files the workflow builds.
+"""
+
+from .sources import DataError, RAW_FILES, fetch, resolve_mirror  # noqa: F401

@@ -1,0 +1,47 @@
+# The two commands of the README, setup included:
+#   make run CORES=16     # the main job: snakemake --cores N all (default profile)
+#   make test             # the test suite
+# Extra targets: make setup, make smoke, make paper-dryrun, make lint, make report, make bench.
+
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+CORES  ?= 2
+STAMP  := $(VENV)/.installed
+PYX    := $(shell find src -name '*.pyx')
+SNAKE  := $(BIN)/snakemake
+
+.PHONY: setup run all smoke test paper-dryrun lint report bench clean
+
+$(STAMP): pyproject.toml setup.py $(PYX)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet "setuptools==84.2.1" wheel "cython==3.3.1" "numpy==2.4.6"
+	$(BIN)/python -m pip install --quiet --no-build-isolation -e ".[dev]"
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+run all: $(STAMP)
+	$(SNAKE) --cores $(CORES) all
+
+smoke: $(STAMP)
+	$(SNAKE) --cores $(CORES) --configfile config/smoke.yaml all
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+paper-dryrun: $(STAMP)
+	$(SNAKE) -n --configfile config/paper.yaml all
+
+lint: $(STAMP)
+	$(SNAKE) --lint
+
+report: $(STAMP)
+	$(SNAKE) --report results/report.html
+
+bench: $(STAMP)
+	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf build $(VENV) .snakemake

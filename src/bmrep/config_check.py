@@ -1,0 +1,55 @@
+"""Configuration validation with one-line, key-naming error messages.
+
+The workflow validates the top level of the config and each paper's section
+against JSON schemas (``workflow/schemas/``). Snakemake's own ``validate``
+prints the whole schema on an error; here the first (most relevant) error is
+turned into a single line such as::
+
+    invalid config: saul1996.n_networks: -5 is less than the minimum of 1
+
+Defaults given in the schema (``default:``) are filled in, as Snakemake does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+
+class ConfigError(ValueError):
+    """The configuration violates its schema."""
+
+
+def _with_defaults(validator_class):
+    validate_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, sub in properties.items():
+                if isinstance(sub, dict) and "default" in sub:
+                    instance.setdefault(name, sub["default"])
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def _describe(err: jsonschema.ValidationError, prefix: str) -> str:
+    path = ".".join([prefix] * bool(prefix) + [str(p) for p in err.absolute_path]) or "<top level>"
+    msg = err.message
+    if err.validator == "additionalProperties":
+        return f"invalid config: {path}: {msg} (allowed keys: {', '.join(sorted(err.schema.get('properties', {})))})"
+    if err.validator == "minItems" and err.validator_value == 1:
+        msg = "must not be an empty list"
+    return f"invalid config: {path}: {msg}"
+
+
+def validate_config(data: dict, schema_path: str | Path, prefix: str = "") -> None:
+    """Validate ``data`` against the YAML JSON-schema at ``schema_path``; raise ConfigError (one line)."""
+    schema = yaml.safe_load(Path(schema_path).read_text())
+    cls = _with_defaults(jsonschema.validators.validator_for(schema))
+    errors = sorted(cls(schema).iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors) or errors[0]
+        raise ConfigError(_describe(err, prefix))

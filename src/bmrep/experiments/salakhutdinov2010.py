@@ -1,0 +1,395 @@
+"""Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC: experiments.
+
+Pure functions from settings (plain dicts, the paper's config section) and
+seeds to arrays and data frames; the workflow scripts only read and write.
+
+* :func:`fig2_toy`: the two-node MRF of section 4.1 under Gibbs, FPCD and
+  Wang-Landau (Figure 2), plus a long Wang-Landau run with decreasing gamma.
+* :func:`pretrain`, :func:`train`: greedy pretraining and joint training with
+  SAP, FPCD, Trans-SAP or CAST (section 8), with parameter snapshots for the
+  bound curves of Figure 4 (right).
+* :func:`evaluate`: AIS log Z (h1 summed out) and the eq. (3) bound on the
+  training subset at every snapshot and on the test set (Table 1).
+* :func:`sample_sequences`: Gibbs vs adaptive-ST sample sequences, the
+  temperature trajectory, and class switches (Figure 4, left and middle).
+* :func:`exact_check`: AIS and the bound against exact enumeration on a small
+  DBM trained on the same data.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from bmrep.learning.dbm_training import make_sampler, pretrain_dbm, train_dbm
+from bmrep.models.dbm import (
+    DBM,
+    DBMChains,
+    ais_log_partition,
+    data_base_bias,
+    gibbs_sweep,
+    log_partition_exact,
+    log_prob_v_exact,
+    random_chains,
+    variational_bound,
+)
+from bmrep.models.rbm import sigmoid
+from bmrep.sampling.streams import ChainStreams
+from bmrep.sampling.wang_landau import (
+    AdaptiveTempering,
+    gamma_schedule,
+    partition_gibbs_sweep,
+    uniform_betas,
+    wang_landau_partitions,
+)
+from bmrep.seeds import rng as keyed_rng
+
+PAPER = "salakhutdinov2010"
+PARTITION_NAMES = ["X1 (1,1)", "X2 (-1,1)", "X3 (1,-1)", "X4 (-1,-1)"]
+
+
+# -- Figure 2: the two-node MRF ------------------------------------------------
+def two_node_mrf(phi_same: float = 5.0, phi_diff: float = -5.0):
+    """States, log-potentials and partitions of the toy of section 4.1.
+
+    A state is an integer in 0..3 whose bit i is 1 when x_i = +1 (i = 0, 1).
+    ``phi(1,1) = phi(-1,-1) = phi_same``, ``phi(-1,1) = phi(1,-1) = phi_diff``.
+    Partitions (one state each): X1 = (1,1), X2 = (-1,1), X3 = (1,-1),
+    X4 = (-1,-1), returned as 0-based indices 0..3.
+
+    Returns
+    -------
+    x : (4, 2) int array of ±1, log_p : (4,), partition : (4,) int
+    """
+    x = np.array([[1 if (s >> i) & 1 else -1 for i in range(2)] for s in range(4)])
+    log_p = np.where(x[:, 0] == x[:, 1], phi_same, phi_diff).astype(float)
+    lookup = {(1, 1): 0, (-1, 1): 1, (1, -1): 2, (-1, -1): 3}
+    partition = np.array([lookup[tuple(r)] for r in x])
+    return x, log_p, partition
+
+
+def _state_of(x1: int, x2: int) -> int:
+    return (1 if x1 > 0 else 0) | ((1 if x2 > 0 else 0) << 1)
+
+
+def gibbs_partition_chain(log_p, partition, start: int, n_updates: int, rng: np.random.Generator) -> np.ndarray:
+    """Plain Gibbs sweeps on the toy; the partition after every update."""
+    no_weights = np.zeros(int(partition.max()) + 1)
+    u = rng.random((n_updates, 2))
+    x, traj = start, np.empty(n_updates, dtype=np.int64)
+    for t in range(n_updates):
+        x = partition_gibbs_sweep(x, log_p, partition, no_weights, 2, u[t])
+        traj[t] = partition[x]
+    return traj
+
+
+def fpcd_partition_chain(log_p, partition, start: int, data_state: int, n_updates: int, rng: np.random.Generator,
+                         fast_lr: float, fast_decay: float) -> np.ndarray:
+    """FPCD on the toy (section 4.1, eq. 9): fast weights f_k on the partition
+    indicators; the particle samples ``p(x) exp(f_{k(x)})`` and after every sweep
+    ``f <- fast_decay f + fast_lr (I(x0 in X_k) - I(x_{t+1} in X_k))``. The slow
+    parameters phi are held fixed (the toy is about mixing). Returns the
+    partition after every update."""
+    K = int(partition.max()) + 1
+    fast = np.zeros(K)
+    data_ind = np.eye(K)[partition[data_state]]
+    traj = np.empty(n_updates, dtype=np.int64)
+    u = rng.random((n_updates, 2))
+    x = start
+    for t in range(n_updates):
+        x = partition_gibbs_sweep(x, log_p, partition, -fast, 2, u[t])
+        fast = fast_decay * fast + fast_lr * (data_ind - np.eye(K)[partition[x]])
+        traj[t] = partition[x]
+    return traj
+
+
+def fig2_toy(cfg: dict, seed: int):
+    """Figure 2: partition index vs update for Gibbs, FPCD and Wang-Landau, and
+    the occupation of a long Wang-Landau run with decreasing gamma.
+
+    ``cfg`` keys: ``n_updates``, ``phi``, ``wl_gamma``, ``fpcd_lr``,
+    ``fpcd_decay``, ``long_updates``, ``long_gamma0``, ``long_gamma_t0``.
+
+    Returns
+    -------
+    traj : DataFrame (update, Gibbs, FPCD, Wang-Landau) with 1-based partitions
+    occupation : DataFrame (partition, fraction, exact p(X_k)) of the long run
+    """
+    _, log_p, part = two_node_mrf(cfg["phi"], -cfg["phi"])
+    start = _state_of(-1, -1)
+    data_state = _state_of(1, 1)
+    n = int(cfg["n_updates"])
+    r = lambda *k: keyed_rng(seed, PAPER, "fig2", *k)  # noqa: E731
+    gibbs = gibbs_partition_chain(log_p, part, start, n, r("gibbs"))
+    wl = wang_landau_partitions(log_p, part, start, n, r("wang-landau"), gamma_schedule(cfg["wl_gamma"]), 2).partitions
+    fpcd = fpcd_partition_chain(log_p, part, start, data_state, n, r("fpcd"), cfg["fpcd_lr"], cfg["fpcd_decay"])
+    traj = pd.DataFrame({"update": np.arange(1, n + 1), "Gibbs": gibbs + 1, "FPCD": fpcd + 1, "Wang-Landau": wl + 1})
+    long = wang_landau_partitions(log_p, part, start, int(cfg["long_updates"]), r("wang-landau-long"),
+                                  gamma_schedule(cfg["long_gamma0"], cfg["long_gamma_t0"]), 2)
+    p_exact = np.exp(log_p - np.logaddexp.reduce(log_p))
+    occ = pd.DataFrame({"partition": np.arange(1, 5), "name": PARTITION_NAMES, "fraction": long.occupation,
+                        "exact_probability": [p_exact[part == k].sum() for k in range(4)],
+                        "wl_weight_fraction": np.exp(long.log_g - np.logaddexp.reduce(long.log_g))})
+    return traj, occ
+
+
+def fig2_claim_values(traj: pd.DataFrame, occ: pd.DataFrame) -> dict:
+    """The quantities the Figure 2 claims test."""
+    fp = traj["FPCD"].to_numpy()
+    first = np.flatnonzero(fp == 1)
+    stays = bool(first.size and np.all(fp[first[0]:] == 1))
+    return {
+        "wl_partitions_visited": int(traj["Wang-Landau"].nunique()),
+        "gibbs_partitions_visited": int(traj["Gibbs"].nunique()),
+        "gibbs_start_only": bool(np.all(traj["Gibbs"] == 4)),
+        "fpcd_final": int(fp[-1]),
+        "fpcd_stays": stays,
+        "fpcd_first_entry": int(first[0] + 1) if first.size else -1,
+        "long_occupation": occ["fraction"].tolist(),
+    }
+
+
+# -- data -----------------------------------------------------------------------
+def split_mnist(data: dict, n_validation: int):
+    """Training images without the last ``n_validation`` (the validation set), and the test images."""
+    X = np.asarray(data["X_train"], dtype=np.float32)
+    if not 0 <= n_validation < X.shape[0]:
+        raise ValueError(f"n_validation must be in [0, {X.shape[0]}), got {n_validation}")
+    n_train = X.shape[0] - n_validation
+    return X[:n_train], np.asarray(data["y_train"][:n_train]), np.asarray(data["X_test"], np.float32), np.asarray(data["y_test"])
+
+
+def _dtype(cfg) -> type:
+    return {"float32": np.float32, "float64": np.float64}[cfg.get("dtype", "float32")]
+
+
+def _streams(seed, n, *keys):
+    return ChainStreams.from_seed(seed, PAPER, *keys, n_chains=n)
+
+
+# -- pretraining and training --------------------------------------------------
+def pretrain(X: np.ndarray, cfg: dict, seed: int, log=None) -> DBM:
+    """Greedy layer-wise pretraining (Salakhutdinov & Hinton 2009) with ``cfg["pretrain"]``."""
+    p = cfg["pretrain"]
+    D = X.shape[1]
+    if D != cfg["n_visible"]:
+        raise ValueError(f"data have {D} columns but n_visible = {cfg['n_visible']}")
+    return pretrain_dbm(X, cfg["n_hidden1"], cfg["n_hidden2"], n_epochs=p["epochs"], batch_size=cfg["batch_size"],
+                        lr=p["lr"], momentum=p["momentum"], weight_decay=p["weight_decay"],
+                        rng=keyed_rng(seed, PAPER, "pretrain"), streams=_streams(seed, cfg["batch_size"], "pretrain"),
+                        dtype=_dtype(cfg), log=log)
+
+
+def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=None):
+    """Joint training of a copy of ``dbm0`` with ``algorithm`` (section 8).
+
+    Returns
+    -------
+    dbm : DBM, snapshots : dict name -> stacked arrays (one row per checkpoint,
+    the update numbers in ``"updates"``), info : dict (timings, diagnostics).
+    """
+    t = cfg["train"]
+    dbm = dbm0.copy()
+    n_chains = int(t["n_chains"])
+    s = make_sampler(algorithm, dbm, _streams(seed, n_chains, "train", algorithm), keyed_rng(seed, PAPER, "chains", algorithm),
+                     n_chains=n_chains, fast_lr=t["fpcd_fast_lr"], fast_decay=t["fpcd_fast_decay"],
+                     tt_levels=t["tt_levels"], tt_beta_min=t["tt_beta_min"], tt_every=t["tt_every"],
+                     n_betas=t["cast_n_betas"], beta_min=t["cast_beta_min"], gamma=t["cast_gamma"],
+                     swap_every=t["cast_swap_every"])
+    snaps = {"updates": [0], **{k: [v.copy()] for k, v in dbm.params().items()}}
+    start = time.perf_counter()
+
+    def callback(step, model, sampler):
+        snaps["updates"].append(step)
+        for k, v in model.params().items():
+            snaps[k].append(v.copy())
+        if log is not None:
+            el = time.perf_counter() - start
+            log(f"{algorithm}: update {step}/{t['n_updates']} ({el:.0f} s, {sampler.diagnostics()})")
+
+    from bmrep.learning.optimizers import inverse_time
+
+    hist = train_dbm(dbm, X, s, n_updates=int(t["n_updates"]), batch_size=int(cfg["batch_size"]),
+                     n_mean_field=int(t["n_mean_field"]), lr=inverse_time(t["lr_numerator"], t["lr_offset"]),
+                     weight_decay=float(t["weight_decay"]), rng=keyed_rng(seed, PAPER, "minibatches", algorithm),
+                     callback=callback, callback_every=int(t["snapshot_every"]))
+    if snaps["updates"][-1] != int(t["n_updates"]):
+        callback(int(t["n_updates"]), dbm, s)
+    snapshots = {k: np.stack(v) for k, v in snaps.items()}
+    info = {"algorithm": algorithm, "seconds": hist.seconds, "n_updates": hist.n_updates,
+            "seconds_per_update": hist.seconds / max(hist.n_updates, 1), **s.diagnostics()}
+    if algorithm == "CAST":
+        info["k_trace_first_1000"] = s.k_trace[:1000]
+    return dbm, snapshots, info
+
+
+def snapshot_model(snapshots: dict, i: int) -> DBM:
+    return DBM(*(snapshots[k][i] for k in ("W1", "W2", "b", "c1", "c2")))
+
+
+# -- evaluation: AIS + the bound of eq. (3) -----------------------------------
+def ais_settings(cfg_ais: dict):
+    from bmrep.estimators.ais import piecewise_betas
+
+    return piecewise_betas(int(cfg_ais["n_betas"])), int(cfg_ais["n_runs"])
+
+
+def estimate_log_z(dbm: DBM, cfg_ais: dict, base_bias, seed: int, *keys):
+    """AIS estimate of log Z (h1 summed out, float64 weights)."""
+    betas, n_runs = ais_settings(cfg_ais)
+    dt = {"float32": np.float32, "float64": np.float64}[cfg_ais.get("dtype", "float64")]
+    return ais_log_partition(dbm, n_runs, betas, _streams(seed, n_runs, "ais", *keys), base_bias, dtype=dt)
+
+
+def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: int = 2000) -> float:
+    """Average over rows of X of the eq. (3) bound (mean field run to ``n_mean_field`` updates)."""
+    tot = 0.0
+    for s in range(0, X.shape[0], batch):
+        tot += float(variational_bound(dbm, X[s:s + batch], log_z, n_iter=n_mean_field, tol=1e-6).sum())
+    return tot / X.shape[0]
+
+
+def evaluate(algorithm: str, snapshots: dict, X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int, log=None):
+    """Bound curve (training subset, every snapshot, cheap AIS) and final test bound (final AIS).
+
+    Returns
+    -------
+    curve : DataFrame (algorithm, update, log_z, log_z_stderr, train_bound)
+    final : dict (test_bound, train_bound, log_z, log_z_stderr, ess)
+    """
+    ev = cfg["evaluation"]
+    base = data_base_bias(X_train)
+    r = keyed_rng(seed, PAPER, "eval-subset")
+    sub = X_train[np.sort(r.choice(X_train.shape[0], min(int(ev["curve_train_subset"]), X_train.shape[0]), replace=False))]
+    rows = []
+    for i, upd in enumerate(snapshots["updates"]):
+        dbm = snapshot_model(snapshots, i).astype(np.float64)
+        z = estimate_log_z(dbm, ev["curve_ais"], base, seed, algorithm, "curve", int(upd))
+        b = mean_bound(dbm, sub, z.log_z, int(ev["n_mean_field"]))
+        rows.append({"algorithm": algorithm, "update": int(upd), "log_z": z.log_z, "log_z_stderr": z.stderr, "train_bound": b})
+        if log is not None:
+            log(f"{algorithm}: update {upd}: log Z {z.log_z:.2f} ± {z.stderr:.2f}, train bound {b:.2f}")
+    dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1).astype(np.float64)
+    z = estimate_log_z(dbm, ev["final_ais"], base, seed, algorithm, "final")
+    final = {"algorithm": algorithm, "log_z": z.log_z, "log_z_stderr": z.stderr, "ess": z.ess,
+             "test_bound": mean_bound(dbm, X_test, z.log_z, int(ev["n_mean_field"])),
+             "train_bound": mean_bound(dbm, sub, z.log_z, int(ev["n_mean_field"])),
+             "n_test": int(X_test.shape[0]), "ais_betas": int(ev["final_ais"]["n_betas"]),
+             "ais_runs": int(ev["final_ais"]["n_runs"])}
+    return pd.DataFrame(rows), final
+
+
+# -- Figure 4 left/middle: Gibbs vs adaptive simulated tempering --------------
+def nearest_mean_classifier(X: np.ndarray, y: np.ndarray):
+    """A simple digit classifier: the class whose mean image is nearest (Euclidean)."""
+    classes = np.unique(y)
+    means = np.stack([X[y == c].mean(0) for c in classes])
+
+    def predict(V):
+        d = (V ** 2).sum(1)[:, None] - 2 * V @ means.T + (means ** 2).sum(1)[None, :]
+        return classes[np.argmin(d, axis=1)]
+
+    return predict
+
+
+def count_switches(labels: np.ndarray) -> np.ndarray:
+    """Number of label changes along axis 1 (time), per row (chain)."""
+    return (np.diff(labels, axis=1) != 0).sum(axis=1)
+
+
+def sample_sequences(dbm: DBM, cfg_s: dict, classify, seed: int):
+    """Gibbs and adaptive-ST (Algorithm 1) sample sequences from a trained DBM.
+
+    Both samplers start from random states, discard ``burn_in`` updates, then
+    run ``n_columns * gap`` updates; the image shown for a chain is
+    ``P(v | h1)`` of its current state (Gibbs) or of its last beta = 1 state
+    (adaptive ST). Class labels are recorded every ``classify_every`` updates.
+
+    Returns dict with ``gibbs_images``, ``ast_images`` (n_chains, n_columns, D),
+    ``gibbs_labels``, ``ast_labels`` (n_chains, n_checks), ``k_trace``
+    (trajectory of chain 0's temperature index over ``trace_updates``), and
+    the switch counts.
+    """
+    n = int(cfg_s["n_chains"])
+    dbm = dbm.astype(np.float32)
+    betas = uniform_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"]))
+    out = {}
+    for name in ("gibbs", "ast"):
+        r = keyed_rng(seed, PAPER, "samples", name)
+        streams = _streams(seed, n, "samples", name)
+        ch = random_chains(dbm, n, r)
+        st = None
+        if name == "ast":
+            st = AdaptiveTempering.create(betas, n, gamma_schedule(float(cfg_s["gamma"])),
+                                          [streams.generator(i) for i in range(n)])
+        last = ch.copy()
+        total = int(cfg_s["burn_in"]) + int(cfg_s["n_columns"]) * int(cfg_s["gap"])
+        images, labels, k_trace = [], [], []
+        for t in range(1, total + 1):
+            b = None if st is None else st.chain_betas().astype(np.float32)
+            e = gibbs_sweep(dbm, ch, streams, betas=b)
+            if st is not None:
+                st.temperature_step(e)
+                at1 = np.flatnonzero(st.k == 0)
+                last.put(at1, ch.take(at1))
+                k_trace.append(int(st.k[0]))
+            else:
+                last = ch
+            if t > cfg_s["burn_in"]:
+                s = t - int(cfg_s["burn_in"])
+                pv = sigmoid(last.h1 @ dbm.W1.T + dbm.b)
+                if s % int(cfg_s["gap"]) == 0:
+                    images.append(pv)
+                if s % int(cfg_s["classify_every"]) == 0:
+                    labels.append(classify(pv))
+        out[f"{name}_images"] = np.stack(images, axis=1)
+        out[f"{name}_labels"] = np.stack(labels, axis=1)
+        if st is not None:
+            out["k_trace"] = np.array(k_trace[: int(cfg_s["trace_updates"])])
+    out["gibbs_switches"] = count_switches(out["gibbs_labels"])
+    out["ast_switches"] = count_switches(out["ast_labels"])
+    return out
+
+
+def temperature_trajectory(dbm: DBM, cfg_s: dict, seed: int) -> np.ndarray:
+    """Temperature index of one adaptive-ST particle over ``trace_updates`` updates
+    (started at beta = 1 from a random state, weights g = 1)."""
+    dbm = dbm.astype(np.float32)
+    streams = _streams(seed, 1, "temperature")
+    ch = random_chains(dbm, 1, keyed_rng(seed, PAPER, "temperature"))
+    st = AdaptiveTempering.create(uniform_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"])), 1,
+                                  gamma_schedule(float(cfg_s["gamma"])), [streams.generator(0)])
+    ks = []
+    for _ in range(int(cfg_s["trace_updates"])):
+        e = gibbs_sweep(dbm, ch, streams, betas=st.chain_betas().astype(np.float32))
+        st.temperature_step(e)
+        ks.append(int(st.k[0]))
+    return np.array(ks)
+
+
+# -- exact check on an enumerable DBM ------------------------------------------
+def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -> dict:
+    """Train a small enumerable DBM (``cfg["exact_check"]``) on the data with SAP and compare
+    AIS (the same code as for the large models) with the exact log Z, and the
+    eq. (3) bound with the exact test log-likelihood."""
+    e = cfg["exact_check"]
+    sub_cfg = {"n_visible": X_train.shape[1], "n_hidden1": e["n_hidden1"], "n_hidden2": e["n_hidden2"],
+               "batch_size": cfg["batch_size"], "dtype": "float64", "pretrain": cfg["pretrain"]}
+    dbm = pretrain(X_train, sub_cfg, seed + 1)
+    s = make_sampler("SAP", dbm, _streams(seed, 100, "exact-check"), keyed_rng(seed, PAPER, "exact-check"), n_chains=100)
+    from bmrep.learning.optimizers import inverse_time
+
+    train_dbm(dbm, X_train, s, n_updates=int(e["n_updates"]), batch_size=int(cfg["batch_size"]),
+              lr=inverse_time(cfg["train"]["lr_numerator"], cfg["train"]["lr_offset"]), rng=keyed_rng(seed, PAPER, "exact-mb"))
+    base = data_base_bias(X_train)
+    z = estimate_log_z(dbm, e["ais"], base, seed, "exact-check")
+    exact = log_partition_exact(dbm)
+    Xt = X_test[: int(e["n_test"])].astype(np.float64)
+    ll = log_prob_v_exact(dbm, Xt, exact)
+    bound = variational_bound(dbm, Xt, exact, n_iter=int(cfg["evaluation"]["n_mean_field"]), tol=1e-6)
+    return {"shape": list(dbm.shape), "log_z_exact": exact, "log_z_ais": z.log_z, "log_z_ais_stderr": z.stderr,
+            "abs_error": abs(z.log_z - exact), "mean_exact_test_ll": float(ll.mean()),
+            "mean_test_bound": float(bound.mean()), "max_bound_minus_ll": float(np.max(bound - ll)),
+            "ais_betas": int(e["ais"]["n_betas"]), "ais_runs": int(e["ais"]["n_runs"])}

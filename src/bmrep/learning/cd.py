@@ -1,0 +1,184 @@
+"""Contrastive divergence (CD-k) and persistent CD (PCD-k) for binary RBMs.
+
+The log-likelihood gradient of an RBM (Brügge et al. 2013, eq. 3; Hinton
+2002; Tieleman 2008) is
+
+    dlog p / dW = <v P(h=1|v)>_data - <v h>_model,
+
+and the model term is estimated from k sweeps of a transition operator
+(Gibbs G, flip-the-state T or a blend; the operator is a parameter):
+
+* CD-k: the chains start at the minibatch and run k sweeps;
+* PCD-k: ``n_chains`` persistent chains run k sweeps per update.
+
+The model term uses ``P(h=1|v)`` of the samples (Rao-Blackwellised) unless
+hidden samples are passed to :func:`rbm_gradient`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from bmrep.models.rbm import RBM
+from bmrep.sampling.operators import Operator
+from bmrep.sampling.streams import ChainStreams
+
+
+def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
+    """Ascent direction of the average log-likelihood, ``{"W", "b", "c"}`` (float64).
+
+    Parameters
+    ----------
+    rbm : RBM
+    v_data : ndarray (B, n_visible)
+    v_model : ndarray (M, n_visible), samples from (an approximation of) the model
+    h_model : ndarray (M, n_hidden) or None
+        Hidden samples paired with ``v_model``; None uses ``P(h=1|v_model)``.
+    """
+    vd = np.asarray(v_data, dtype=np.float64)
+    vm = np.asarray(v_model, dtype=np.float64)
+    r = rbm.astype(np.float64)
+    hd = r.prob_h_given_v(vd)
+    hm = r.prob_h_given_v(vm) if h_model is None else np.asarray(h_model, dtype=np.float64)
+    return {
+        "W": vd.T @ hd / len(vd) - vm.T @ hm / len(vm),
+        "b": vd.mean(axis=0) - vm.mean(axis=0),
+        "c": hd.mean(axis=0) - hm.mean(axis=0),
+    }
+
+
+def _batches(n: int, batch_size: int, rng: np.random.Generator):
+    """Minibatch indices: shuffled epochs (full batch: all rows in order)."""
+    if batch_size >= n:
+        while True:
+            yield np.arange(n)
+    while True:
+        perm = rng.permutation(n)
+        for s in range(0, n - batch_size + 1, batch_size):
+            yield perm[s : s + batch_size]
+
+
+def train_rbm(
+    rbm: RBM,
+    data,
+    *,
+    operator: Operator,
+    k: int,
+    persistent: bool,
+    batch_size: int | None,
+    n_updates: int,
+    optimizer,
+    streams: ChainStreams,
+    rng: np.random.Generator,
+    callback: Callable[[int, RBM], object] | None = None,
+    callback_every: int = 100,
+    n_chains: int | None = None,
+    weight_decay: float = 0.0,
+    n_threads: int = 1,
+) -> tuple[RBM, list[dict]]:
+    """Train a binary RBM by CD-k or PCD-k with any operator.
+
+    Parameters
+    ----------
+    rbm : RBM
+        Initial model; a float64 copy is trained (the argument is not modified).
+    data : ndarray (N, n_visible) of 0/1
+    operator : Gibbs, FlipTheState or Blend
+        Produces the model samples (Brügge et al. 2013, sec. 4.2).
+    k : int >= 1
+        Sweeps per update.
+    persistent : bool
+        False: CD-k, chains restarted at the minibatch each update.
+        True: PCD-k (Tieleman 2008), ``n_chains`` persistent chains started at
+        training examples drawn by ``rng``.
+    batch_size : int or None
+        Minibatch size; None (or >= N) is batch learning on all of ``data``.
+    n_updates : int
+        Number of parameter updates.
+    optimizer : object with ``step(params, grads)`` (``bmrep.learning.optimizers``)
+        Gradient ascent in place on ``rbm.params()``; its learning-rate
+        schedule and momentum apply.
+    streams : ChainStreams
+        At least as many streams as chains (CD: batch size; PCD: n_chains);
+        the first ones are used.
+    rng : numpy Generator
+        Minibatch order and PCD initial states.
+    callback : callable(update, rbm) -> float | dict | None
+        Called before training (update 0) and after every ``callback_every``
+        updates (and after the last one); its results form the history,
+        e.g. the exact log-likelihood.
+    n_chains : int or None
+        PCD chains (default: the batch size).
+    weight_decay : float >= 0
+        L2 penalty: ``grad_W -= weight_decay * W``.
+    n_threads : int
+        Threads over chains in the sampler (results do not depend on it).
+
+    Returns
+    -------
+    rbm : RBM, the trained model
+    history : list of dict
+        ``{"update": t, **result}`` (a dict result) or ``{"update": t, "value": result}``.
+    """
+    X = np.ascontiguousarray(data, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != rbm.n_visible:
+        raise ValueError(f"data must have shape (N, {rbm.n_visible}), got {X.shape}")
+    N = len(X)
+    if N == 0:
+        raise ValueError("data is empty")
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    if n_updates < 0:
+        raise ValueError(f"n_updates must be >= 0, got {n_updates}")
+    if weight_decay < 0:
+        raise ValueError(f"weight_decay must be >= 0, got {weight_decay}")
+    if callback_every < 1:
+        raise ValueError(f"callback_every must be >= 1, got {callback_every}")
+    B = N if batch_size is None else int(batch_size)
+    if B < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    B = min(B, N)
+    n_ch = (n_chains or B) if persistent else B
+    if len(streams) < n_ch:
+        raise ValueError(f"{len(streams)} streams for {n_ch} chains")
+    st = streams if len(streams) == n_ch else streams.subset(slice(0, n_ch))
+
+    model = rbm.astype(np.float64).copy()
+    params = model.params()
+    history: list[dict] = []
+
+    def record(t):
+        if callback is None:
+            return
+        res = callback(t, model)
+        if isinstance(res, dict):
+            history.append({"update": t, **res})
+        else:
+            history.append({"update": t, "value": res})
+
+    h = np.zeros((n_ch, model.n_hidden))
+    if persistent:
+        v = X[rng.integers(0, N, size=n_ch)].copy()
+    else:
+        v = np.empty((n_ch, model.n_visible))
+    batches = _batches(N, B, rng)
+    record(0)
+    for t in range(1, n_updates + 1):
+        vd = X[next(batches)]
+        if not persistent:
+            v[...] = vd
+        operator.sweep(model, v, h, st, n_sweeps=k, n_threads=n_threads)
+        grads = rbm_gradient(model, vd, v)
+        if weight_decay:
+            grads["W"] -= weight_decay * params["W"]
+        optimizer.step(params, grads)
+        if not all(np.all(np.isfinite(p)) for p in params.values()):
+            raise FloatingPointError(f"train_rbm: parameters became non-finite at update {t}")
+        if t % callback_every == 0 or t == n_updates:
+            record(t)
+    return model, history
+
+
+__all__ = ["rbm_gradient", "train_rbm"]

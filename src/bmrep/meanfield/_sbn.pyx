@@ -1,0 +1,415 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled mean-field bound for sigmoid belief networks (Saul et al. 1996).
+
+Private module; the public API is :mod:`bmrep.meanfield.sbn_bound`.
+
+For one evidence pattern the solver maximises the bound L_V of eq. (23),
+
+    L_V = sum_i mu_i <z_i> - sum_i [xi_i <z_i> + ln(<e^{-xi_i z_i}> + <e^{(1-xi_i) z_i}>)]
+          + sum_{i in H} H(mu_i),
+
+(``<z_i> = sum_j J_ij mu_j + h_i``; the first sum is eq. (16)'s energy terms)
+by alternating
+
+1. for every unit with parents, the 1-D convex minimisation over xi_i in
+   [0, 1] of ``xi <z> + ln(<e^{-xi z}> + <e^{(1-xi) z}>)`` (eq. 20/21) by
+   Newton's method safeguarded by bisection (g'(0) <= 0 <= g'(1) always), and
+2. one asynchronous sweep of the mean-field equation (25),
+   ``mu_j = sigmoid(<z_j> + sum_i [J_ij (mu_i - xi_i) - K_ij])``, with
+   ``K_ij = d/dmu_j ln(<e^{-xi_i z_i}> + <e^{(1-xi_i) z_i}>)`` (eq. 24,
+   appendix B eq. 34),
+
+until L_V changes by less than ``tol * (1 + |L_V|)``. Each unit update of
+step 2 maximises a minoriser of L_V (the logarithm is concave in mu_j), so
+both steps increase the bound monotonically.
+
+All expectations under the factorial Q of eq. (15) are kept in the log
+domain: ``ln <e^{t z_i}> = t h_i + sum_j ln(1 - mu_j + mu_j e^{t J_ij})``
+(eq. 22). Patterns are independent, so ``prange`` over patterns gives the
+same numbers for any number of threads.
+"""
+
+import numpy as np
+
+cimport numpy as cnp
+from cython.parallel cimport parallel, prange, threadid
+from libc.math cimport exp, fabs, log, log1p
+
+cnp.import_array()
+
+
+cdef struct Net:
+    Py_ssize_t n
+    const cnp.int64_t* pptr     # (N+1) edges of child i: pptr[i]..pptr[i+1]
+    const cnp.int64_t* epar     # (E) parent of edge e
+    const cnp.int64_t* echild   # (E) child of edge e
+    const cnp.int64_t* cptr     # (N+1) child-list of parent j: cedge[cptr[j]..cptr[j+1]]
+    const cnp.int64_t* cedge    # (E) edge ids grouped by parent
+    const double* w           # (E) weights J_ij
+    const double* h           # (N) biases h_i
+    const unsigned char* vis  # (N) 1 if instantiated
+
+
+cdef struct Work:
+    double* ea    # (E) e^{-xi_i J_ij}
+    double* eb    # (E) e^{(1-xi_i) J_ij}
+    double* da    # (E) 1 - mu_j + mu_j ea
+    double* db    # (E) 1 - mu_j + mu_j eb
+    double* la    # (N) ln <e^{-xi_i z_i}>
+    double* lb    # (N) ln <e^{(1-xi_i) z_i}>
+    double* mz    # (N) <z_i>
+    double* phi   # (N) <e^{(1-xi) z}> / (<e^{-xi z}> + <e^{(1-xi) z}>), eq. (33)
+    const double* ew    # (E) e^{J_ij} (shared, read-only)
+    double* stale # (N) 1 if la/lb hold only their difference (la to be recomputed)
+
+
+cdef inline double _sigmoid(double x) noexcept nogil:
+    cdef double e
+    if x >= 0:
+        return 1.0 / (1.0 + exp(-x))
+    e = exp(x)
+    return e / (1.0 + e)
+
+
+cdef inline double _logaddexp(double a, double b) noexcept nogil:
+    if a > b:
+        return a + log1p(exp(b - a))
+    return b + log1p(exp(a - b))
+
+
+cdef inline double _xlogx(double x) noexcept nogil:
+    if x <= 0.0:
+        return 0.0
+    return x * log(x)
+
+
+cdef void _eval_unit(const Net* net, Work* wk, const double* mu, Py_ssize_t i, double x,
+                     double* g1, double* g2) noexcept nogil:
+    """State of unit i's eq. (20) bound at xi = x; g1, g2 = first/second xi-derivatives.
+
+    ``ln <e^{t z}>`` (eq. 22) is accumulated as a running product of the
+    factors, folded into the logarithm whenever it leaves [1e-200, 1e200], so
+    a unit costs one exp per parent and a few logs instead of two of each.
+    """
+    cdef cnp.int64_t e
+    cdef double hi = net.h[i]
+    cdef double la = -x * hi, lb = (1.0 - x) * hi, qa = 1.0, qb = 1.0
+    cdef double mz = hi, ma = hi, mb = hi, va = 0.0, vb = 0.0
+    cdef double m, wj, a, b, dA, dB, pa, pb, phi
+    for e in range(net.pptr[i], net.pptr[i + 1]):
+        m = mu[net.epar[e]]
+        wj = net.w[e]
+        a = exp(-x * wj)
+        if fabs(wj) <= 700.0:
+            b = a * wk.ew[e]
+        else:
+            b = exp((1.0 - x) * wj)
+        dA = (1.0 - m) + m * a
+        dB = (1.0 - m) + m * b
+        wk.ea[e] = a
+        wk.eb[e] = b
+        wk.da[e] = dA
+        wk.db[e] = dB
+        qa *= dA
+        qb *= dB
+        if not (1e-200 < qa < 1e200):
+            la += log(qa)
+            qa = 1.0
+        if not (1e-200 < qb < 1e200):
+            lb += log(qb)
+            qb = 1.0
+        pa = m * a / dA
+        pb = m * b / dB
+        mz += wj * m
+        ma += wj * pa
+        mb += wj * pb
+        va += wj * wj * pa * (1.0 - pa)
+        vb += wj * wj * pb * (1.0 - pb)
+    la += log(qa)
+    lb += log(qb)
+    phi = _sigmoid(lb - la)
+    wk.la[i] = la
+    wk.lb[i] = lb
+    wk.mz[i] = mz
+    wk.phi[i] = phi
+    wk.stale[i] = 0
+    g1[0] = mz - (1.0 - phi) * ma - phi * mb
+    g2[0] = (1.0 - phi) * va + phi * vb + phi * (1.0 - phi) * (ma - mb) * (ma - mb)
+
+
+cdef void _xi_step(const Net* net, Work* wk, const double* mu, double* xi) noexcept nogil:
+    """Step (i): N independent 1-D convex minimisations over xi_i in [0, 1]."""
+    cdef Py_ssize_t i, it
+    cdef double x, lo, hi, g1 = 0.0, g2 = 0.0, xn
+    for i in range(net.n):
+        x = xi[i]
+        if net.pptr[i] == net.pptr[i + 1]:
+            _eval_unit(net, wk, mu, i, x, &g1, &g2)   # no parents: the bound is exact for any xi
+            continue
+        lo = 0.0
+        hi = 1.0
+        for it in range(200):
+            _eval_unit(net, wk, mu, i, x, &g1, &g2)
+            # stop once the Newton step would gain < 1e-15 nats: g'^2 / (2 g'') (convex g)
+            if g1 == 0.0 or (g2 > 0.0 and g1 * g1 <= 2e-15 * g2):
+                break
+            if g1 > 0.0:
+                hi = x
+            else:
+                lo = x
+            if hi - lo <= 1e-15:
+                break
+            xn = x - g1 / g2 if g2 > 0.0 else 0.5 * (lo + hi)
+            if not (lo < xn < hi):
+                xn = 0.5 * (lo + hi)
+            x = xn
+        xi[i] = x
+
+
+cdef void _mu_sweep(const Net* net, Work* wk, double* mu, const double* xi) noexcept nogil:
+    """Step (ii): one asynchronous sweep of the mean-field equation (25) over hidden units."""
+    cdef Py_ssize_t j, i
+    cdef cnp.int64_t k, e
+    cdef double f, K, mnew, na, nb
+    for j in range(net.n):
+        if net.vis[j]:
+            continue
+        f = wk.mz[j]
+        for k in range(net.cptr[j], net.cptr[j + 1]):
+            e = net.cedge[k]
+            i = net.echild[e]
+            K = (1.0 - wk.phi[i]) * (wk.ea[e] - 1.0) / wk.da[e] + wk.phi[i] * (wk.eb[e] - 1.0) / wk.db[e]
+            f += net.w[e] * (mu[i] - xi[i]) - K
+        mnew = _sigmoid(f)
+        if mnew == mu[j]:
+            continue
+        for k in range(net.cptr[j], net.cptr[j + 1]):
+            e = net.cedge[k]
+            i = net.echild[e]
+            wk.mz[i] += net.w[e] * (mnew - mu[j])
+            na = (1.0 - mnew) + mnew * wk.ea[e]
+            nb = (1.0 - mnew) + mnew * wk.eb[e]
+            # log-odds of phi_i (eq. 33) gains ln(nb/db) - ln(na/da): one log per edge
+            wk.lb[i] += log((nb / wk.db[e]) / (na / wk.da[e]))
+            wk.da[e] = na
+            wk.db[e] = nb
+            wk.phi[i] = _sigmoid(wk.lb[i] - wk.la[i])
+            wk.stale[i] = 1
+        mu[j] = mnew
+
+
+cdef void _refresh(const Net* net, Work* wk, const double* xi, Py_ssize_t i) noexcept nogil:
+    """Recompute ln<e^{-xi z_i}> from the stored factors; ln<e^{(1-xi) z_i}> from the log-odds."""
+    cdef cnp.int64_t e
+    cdef double la = 0.0, q = 1.0, diff = wk.lb[i] - wk.la[i]
+    for e in range(net.pptr[i], net.pptr[i + 1]):
+        q *= wk.da[e]
+        if not (1e-200 < q < 1e200):
+            la += log(q)
+            q = 1.0
+    la += log(q)
+    wk.la[i] = la - xi[i] * net.h[i]
+    wk.lb[i] = wk.la[i] + diff
+    wk.stale[i] = 0
+
+
+cdef double _bound(const Net* net, Work* wk, const double* mu, const double* xi) noexcept nogil:
+    """L_V of eq. (23) from the current state."""
+    cdef Py_ssize_t i
+    cdef double L = 0.0
+    for i in range(net.n):
+        if wk.stale[i]:
+            _refresh(net, wk, xi, i)
+        L += (mu[i] - xi[i]) * wk.mz[i] - _logaddexp(wk.la[i], wk.lb[i])
+        if not net.vis[i]:
+            L -= _xlogx(mu[i]) + _xlogx(1.0 - mu[i])
+    return L
+
+
+cdef int _solve_one(const Net* net, Work* wk, double* mu, double* xi, double tol, int max_iter,
+                    double* L_out, double* trace, int n_trace) noexcept nogil:
+    """Alternate steps (i) and (ii) until L_V converges; returns the number of sweeps."""
+    cdef Py_ssize_t i
+    cdef int it
+    cdef double g1, g2, L, Lprev
+    for i in range(net.n):
+        _eval_unit(net, wk, mu, i, xi[i], &g1, &g2)
+    Lprev = _bound(net, wk, mu, xi)
+    L = Lprev
+    it = 0
+    while it < max_iter:
+        _xi_step(net, wk, mu, xi)
+        if 2 * it < n_trace:
+            trace[2 * it] = _bound(net, wk, mu, xi)
+        _mu_sweep(net, wk, mu, xi)
+        L = _bound(net, wk, mu, xi)
+        if 2 * it + 1 < n_trace:
+            trace[2 * it + 1] = L
+        it += 1
+        if fabs(L - Lprev) <= tol * (1.0 + fabs(L)):
+            break
+        Lprev = L
+    L_out[0] = L
+    return it
+
+
+cdef void _gradients(const Net* net, Work* wk, const double* mu, const double* xi,
+                     double* gw, double* gh) noexcept nogil:
+    """dL_V/dJ_ij (eq. 35) and dL_V/dh_i (eq. 36) at the current (mu, xi)."""
+    cdef Py_ssize_t i
+    cdef cnp.int64_t e
+    cdef double mj, phi, x
+    for i in range(net.n):
+        phi = wk.phi[i]
+        x = xi[i]
+        gh[i] = mu[i] - phi
+        for e in range(net.pptr[i], net.pptr[i + 1]):
+            mj = mu[net.epar[e]]
+            gw[e] = ((mu[i] - x) * mj + (1.0 - phi) * x * mj * wk.ea[e] / wk.da[e]
+                     - phi * (1.0 - x) * mj * wk.eb[e] / wk.db[e])
+
+
+cdef void _set_work(Work* wk, double* buf, Py_ssize_t n, Py_ssize_t ne) noexcept nogil:
+    wk.ea = buf
+    wk.eb = buf + ne
+    wk.da = buf + 2 * ne
+    wk.db = buf + 3 * ne
+    wk.la = buf + 4 * ne
+    wk.lb = buf + 4 * ne + n
+    wk.mz = buf + 4 * ne + 2 * n
+    wk.phi = buf + 4 * ne + 3 * n
+    wk.stale = buf + 4 * ne + 4 * n
+
+
+cdef inline Py_ssize_t _work_size(Py_ssize_t n, Py_ssize_t ne) noexcept nogil:
+    return 4 * ne + 5 * n + 1
+
+
+cdef void _exp_weights(const double* w, double* ew, Py_ssize_t ne) noexcept nogil:
+    cdef Py_ssize_t e
+    for e in range(ne):
+        ew[e] = exp(w[e]) if fabs(w[e]) <= 700.0 else 0.0
+
+
+cdef Net _make_net(const cnp.int64_t[::1] pptr, const cnp.int64_t[::1] epar, const cnp.int64_t[::1] echild,
+                   const cnp.int64_t[::1] cptr, const cnp.int64_t[::1] cedge, const double[::1] w,
+                   const double[::1] h, const unsigned char[::1] vis):
+    cdef Net net
+    cdef Py_ssize_t n = h.shape[0]
+    if pptr.shape[0] != n + 1 or cptr.shape[0] != n + 1 or vis.shape[0] != n:
+        raise ValueError("inconsistent network arrays")
+    if epar.shape[0] != w.shape[0] or echild.shape[0] != w.shape[0] or cedge.shape[0] != w.shape[0]:
+        raise ValueError("inconsistent edge arrays")
+    net.n = n
+    net.pptr = &pptr[0]
+    net.cptr = &cptr[0]
+    net.h = &h[0]
+    net.vis = &vis[0]
+    # zero-length memoryviews have no element 0; point at a harmless address
+    net.epar = &epar[0] if epar.shape[0] else net.pptr
+    net.echild = &echild[0] if echild.shape[0] else net.pptr
+    net.cedge = &cedge[0] if cedge.shape[0] else net.pptr
+    net.w = &w[0] if w.shape[0] else net.h
+    return net
+
+
+def solve_patterns(const cnp.int64_t[::1] pptr, const cnp.int64_t[::1] epar, const cnp.int64_t[::1] echild,
+                   const cnp.int64_t[::1] cptr, const cnp.int64_t[::1] cedge, const double[::1] w,
+                   const double[::1] h, const unsigned char[::1] vis,
+                   double[:, ::1] mu, double[:, ::1] xi, double[::1] L_out, int[::1] iters_out,
+                   double[:, ::1] trace, double[:, ::1] grad_w, double[:, ::1] grad_h,
+                   double tol, int max_iter, int n_threads):
+    """Solve the bound for every row of ``mu``/``xi`` (in/out: initial values in).
+
+    ``trace`` (P, T) receives L_V after each half-step (T may be 0);
+    ``grad_w`` (P, E) / ``grad_h`` (P, N) receive eqs. (35)/(36) if they have P rows.
+    """
+    cdef Net net = _make_net(pptr, epar, echild, cptr, cedge, w, h, vis)
+    cdef Py_ssize_t P = mu.shape[0], n = net.n, ne = w.shape[0], p
+    cdef int n_trace = trace.shape[1] if trace.shape[0] == P else 0
+    cdef bint want_grad = grad_w.shape[0] == P and grad_h.shape[0] == P and P > 0
+    cdef Work wk
+    cdef int nt = max(n_threads, 1), tid
+    cdef double[:, ::1] scratch = np.empty((nt, _work_size(n, ne)))
+    cdef double[::1] ew = np.empty(ne + 1)
+    _exp_weights(net.w, &ew[0], ne)
+    if xi.shape[0] != P or L_out.shape[0] != P or iters_out.shape[0] != P or mu.shape[1] != n or xi.shape[1] != n:
+        raise ValueError("mu, xi, L_out, iters_out must have P rows and N columns")
+    if want_grad and (grad_w.shape[1] != ne or grad_h.shape[1] != n):
+        raise ValueError("grad_w must be (P, E) and grad_h (P, N)")
+    if P == 0:
+        return
+    with nogil, parallel(num_threads=nt):
+        tid = threadid()
+        _set_work(&wk, &scratch[tid, 0], n, ne)
+        wk.ew = &ew[0]
+        for p in prange(P, schedule="dynamic"):
+            iters_out[p] = _solve_one(&net, &wk, &mu[p, 0], &xi[p, 0], tol, max_iter, &L_out[p],
+                                      &trace[p, 0] if n_trace > 0 else NULL, n_trace)
+            if want_grad:
+                _gradients(&net, &wk, &mu[p, 0], &xi[p, 0], &grad_w[p, 0] if ne > 0 else NULL, &grad_h[p, 0])
+
+
+def bound_at(const cnp.int64_t[::1] pptr, const cnp.int64_t[::1] epar, const cnp.int64_t[::1] echild,
+             const cnp.int64_t[::1] cptr, const cnp.int64_t[::1] cedge, const double[::1] w,
+             const double[::1] h, const unsigned char[::1] vis,
+             const double[:, ::1] mu, const double[:, ::1] xi, double[::1] L_out,
+             double[:, ::1] grad_w, double[:, ::1] grad_h):
+    """L_V (eq. 23) and its gradients (eqs. 35, 36) at given (mu, xi), without optimising."""
+    cdef Net net = _make_net(pptr, epar, echild, cptr, cedge, w, h, vis)
+    cdef Py_ssize_t P = mu.shape[0], n = net.n, ne = w.shape[0], p, i
+    cdef Work wk
+    cdef double g1, g2
+    cdef double[::1] scratch = np.empty(_work_size(n, ne))
+    cdef double[::1] ew = np.empty(ne + 1)
+    _set_work(&wk, &scratch[0], n, ne)
+    _exp_weights(net.w, &ew[0], ne)
+    wk.ew = &ew[0]
+    for p in range(P):
+        for i in range(n):
+            _eval_unit(&net, &wk, &mu[p, 0], i, xi[p, i], &g1, &g2)
+        L_out[p] = _bound(&net, &wk, &mu[p, 0], &xi[p, 0])
+        if grad_w.shape[0] == P:
+            _gradients(&net, &wk, &mu[p, 0], &xi[p, 0], &grad_w[p, 0] if ne > 0 else NULL, &grad_h[p, 0])
+
+
+def sgd_sweep(const cnp.int64_t[::1] pptr, const cnp.int64_t[::1] epar, const cnp.int64_t[::1] echild,
+              const cnp.int64_t[::1] cptr, const cnp.int64_t[::1] cedge, double[::1] w,
+              double[::1] h, const unsigned char[::1] vis, const double[:, ::1] patterns,
+              double lr, double mu_init, double xi_init, double tol, int max_iter,
+              double[::1] L_out, int[::1] iters_out):
+    """One pass of pattern-by-pattern gradient ascent on L_V (eqs. 26, 27), in row order.
+
+    For each row: solve the bound from (mu_init, xi_init), then
+    ``J += lr dL_V/dJ`` and ``h += lr dL_V/dh``. ``w`` and ``h`` are updated in
+    place; ``L_out[p]`` is the bound of pattern p before its update.
+    """
+    cdef Net net = _make_net(pptr, epar, echild, cptr, cedge, w, h, vis)
+    cdef Py_ssize_t P = patterns.shape[0], n = net.n, ne = w.shape[0], p, i
+    cdef cnp.int64_t e
+    cdef Work wk
+    if patterns.shape[1] != n or L_out.shape[0] != P or iters_out.shape[0] != P:
+        raise ValueError("patterns must be (P, N); L_out, iters_out (P,)")
+    cdef double[::1] scratch = np.empty(_work_size(n, ne))
+    cdef double[::1] state = np.empty(3 * n + ne + 1)
+    cdef double[::1] ew = np.empty(ne + 1)
+    _set_work(&wk, &scratch[0], n, ne)
+    wk.ew = &ew[0]
+    cdef double* st = &state[0]
+    cdef double* mu = st
+    cdef double* xi = st + n
+    cdef double* gh = st + 2 * n
+    cdef double* gw = st + 3 * n
+    cdef double* wp = <double*> net.w
+    with nogil:
+        for p in range(P):
+            for i in range(n):
+                mu[i] = patterns[p, i] if net.vis[i] else mu_init
+                xi[i] = xi_init
+            _exp_weights(net.w, &ew[0], ne)
+            iters_out[p] = _solve_one(&net, &wk, mu, xi, tol, max_iter, &L_out[p], NULL, 0)
+            _gradients(&net, &wk, mu, xi, gw, gh)
+            for e in range(ne):
+                wp[e] += lr * gw[e]
+            for i in range(n):
+                h[i] += lr * gh[i]

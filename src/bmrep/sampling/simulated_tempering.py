@@ -1,0 +1,158 @@
+"""Simulated tempering (ST) over a ladder of K inverse temperatures, with RTS statistics.
+
+Carlson et al. (2016) sec. 2.1 and Algorithm 1: a Gibbs sampler on
+``q(x, beta_k) ∝ f_k(x) r_k / Zhat_k`` (eq. 6) alternating (i) a transition of
+x that leaves ``f_{beta}`` invariant at each chain's current beta and (ii) a
+draw of the chain's temperature from ``q(beta_k | x)`` (eq. 7), while
+accumulating the Rao-Blackwellized marginals (eq. 9).
+
+The driver :func:`run_simulated_tempering` is model-agnostic: a model gives
+``step(state, chain_betas) -> Delta`` (one transition at per-chain betas,
+returning ``Delta(x) = log f(x) - log p1(x)`` of the new states). For RBMs
+:class:`RBMTemperingState` does it with the core's compiled layer updates:
+x = (v, h), ``log f_beta(v, h) = beta Delta(v, h) + a.v`` with
+``Delta = -E(v, h) - a.v`` (a = base logits), which is linear in beta, so
+``q(beta | x)`` costs O(K) per chain. Temperature draws use one
+``numpy.random.Generator`` (serial, so thread count does not matter).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from ..estimators.rts import TemperingStats, log_temperature_conditional
+
+__all__ = ["sample_temperatures", "run_simulated_tempering", "STRecord", "RBMTemperingState", "rbm_step"]
+
+
+def sample_temperatures(log_q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One categorical draw per row of ``log_q`` (n, K) by inverse CDF."""
+    q = np.exp(log_q - log_q.max(axis=1, keepdims=True))
+    cdf = np.cumsum(q, axis=1)
+    u = rng.random(q.shape[0]) * cdf[:, -1]
+    k = (cdf < u[:, None]).sum(axis=1)
+    return np.minimum(k, q.shape[1] - 1)
+
+
+@dataclass
+class STRecord:
+    """Per-sample records for TI, MBAR and bootstrap: ``delta`` and ``k`` of shape (n_sweeps, n_chains)."""
+
+    delta: np.ndarray
+    k: np.ndarray
+
+
+def run_simulated_tempering(
+    state: Any,
+    k: np.ndarray,
+    *,
+    step: Callable[[Any, np.ndarray], np.ndarray],
+    betas: np.ndarray,
+    log_prior: np.ndarray,
+    log_zhat: np.ndarray,
+    n_sweeps: int,
+    rng: np.random.Generator,
+    stats: TemperingStats | None = None,
+    record: bool = False,
+) -> tuple[TemperingStats, np.ndarray, STRecord | None]:
+    """Run ``n_sweeps`` of simulated tempering (Algorithm 1 of Carlson et al. 2016).
+
+    Parameters
+    ----------
+    state
+        The chains' x (any object ``step`` understands); updated by ``step``.
+    k : (n_chains,) int array
+        Current temperature indices (updated copy is returned).
+    step : callable
+        ``step(state, betas[k]) -> Delta`` (n_chains,).
+    betas, log_prior, log_zhat : (K,) arrays
+    n_sweeps : int
+    rng : numpy.random.Generator
+        Source of the temperature draws.
+    stats : TemperingStats, optional
+        Accumulates ``q(beta | x)`` sums and counts (created if None).
+    record : bool
+        Keep ``Delta`` and the drawn ``k`` of every sample.
+
+    Returns
+    -------
+    stats, k, record
+    """
+    betas = np.asarray(betas, np.float64)
+    k = np.asarray(k, np.int64).copy()
+    n_chains = k.size
+    if stats is None:
+        stats = TemperingStats(betas.size, n_chains)
+    rec = STRecord(np.empty((n_sweeps, n_chains)), np.empty((n_sweeps, n_chains), np.int32)) if record else None
+    for t in range(int(n_sweeps)):
+        delta = np.asarray(step(state, betas[k]), np.float64)
+        log_q = log_temperature_conditional(delta, betas, log_prior, log_zhat)
+        k = sample_temperatures(log_q, rng)
+        stats.add(np.exp(log_q), k)
+        if rec is not None:
+            rec.delta[t] = delta
+            rec.k[t] = k
+    return stats, k, rec
+
+
+class RBMTemperingState:
+    """RBM chains (v, h) for simulated tempering through the core's ``op.update_layer``.
+
+    Parameters
+    ----------
+    rbm : bmrep.models.rbm.RBM
+    v, h : arrays (n_chains, n_visible), (n_chains, n_hidden) of 0/1 floats
+    streams : ChainStreams (one per chain)
+    base_bias : (n_visible,) base logits a
+    operator : Gibbs() by default
+    """
+
+    def __init__(self, rbm, v, h, streams, base_bias=None, operator=None, n_threads: int = 1):
+        if operator is None:
+            from .operators import Gibbs
+
+            operator = Gibbs()
+        self.rbm = rbm.astype(v.dtype)
+        self.v, self.h, self.streams = v, h, streams
+        self.base_bias = np.zeros(rbm.n_visible, v.dtype) if base_bias is None else np.asarray(base_bias, v.dtype)
+        self.operator = operator
+        self.n_threads = int(n_threads)
+
+    @classmethod
+    def from_base(cls, rbm, n_chains: int, streams, base_bias=None, dtype=np.float64, **kw):
+        """Chains started from the base distribution (v ~ Bernoulli(sigmoid(a)), h uniform)."""
+        v = np.zeros((n_chains, rbm.n_visible), dtype)
+        h = np.zeros((n_chains, rbm.n_hidden), dtype)
+        st = cls(rbm, v, h, streams, base_bias, **kw)
+        zeros = np.zeros(n_chains, dtype)
+        st.operator.update_layer(v, np.zeros_like(v), streams, betas=zeros, base_field=st.base_bias, n_threads=st.n_threads)
+        st.operator.update_layer(h, np.zeros_like(h), streams, betas=zeros, n_threads=st.n_threads)
+        return st
+
+    def set_rbm(self, rbm) -> None:
+        """Point the chains at new parameters (persistent chains during training)."""
+        self.rbm = rbm.astype(self.v.dtype)
+
+    def delta(self) -> np.ndarray:
+        """``Delta(v, h) = -E(v, h) - a.v`` (float64)."""
+        return -self.rbm.energy(self.v, self.h) - np.asarray(self.v, np.float64) @ np.asarray(self.base_bias, np.float64)
+
+    def sweep(self, chain_betas: np.ndarray) -> np.ndarray:
+        """One sweep (h | v, then v | h) at per-chain betas; returns Delta of the new state."""
+        r = self.rbm
+        cb = np.asarray(chain_betas, self.v.dtype)
+        self.operator.update_layer(self.h, r.c + self.v @ r.W, self.streams, betas=cb, n_threads=self.n_threads)
+        vfield = r.b + self.h @ r.W.T
+        self.operator.update_layer(self.v, vfield, self.streams, betas=cb, base_field=self.base_bias, n_threads=self.n_threads)
+        v64 = np.asarray(self.v, np.float64)
+        return np.einsum("ij,ij->i", v64, np.asarray(vfield, np.float64) - np.asarray(self.base_bias, np.float64)) + np.asarray(
+            self.h, np.float64
+        ) @ np.asarray(r.c, np.float64)
+
+
+def rbm_step(state: RBMTemperingState, chain_betas: np.ndarray) -> np.ndarray:
+    """The driver's ``step`` for RBM chains: one sweep, returns Delta."""
+    return state.sweep(chain_betas)

@@ -1,0 +1,152 @@
+"""Loaders, checksums and error messages on files the tests make themselves."""
+
+import gzip
+import hashlib
+
+import numpy as np
+import pytest
+
+from bmrep.datasets import derived
+from bmrep.datasets.readers import read_idx, read_libsvm_binary, read_usps_h5, write_idx
+from bmrep.datasets.sources import DataError, RawFile, fetch
+from bmrep.datasets.toys import BASIC_MODES, artificial_modes, artificial_modes_distribution, bars_and_stripes
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_idx_roundtrip(tmp_path, gz):
+    a = np.arange(2 * 3 * 4, dtype=np.uint8).reshape(2, 3, 4)
+    path = tmp_path / ("x.idx.gz" if gz else "x.idx")
+    write_idx(path, a)
+    np.testing.assert_array_equal(read_idx(path), a)
+
+
+def test_idx_truncated_and_bad_magic(tmp_path):
+    p = tmp_path / "t.idx"
+    write_idx(p, np.zeros((5, 4), np.uint8))
+    p.write_bytes(p.read_bytes()[:-3])
+    with pytest.raises(DataError, match="truncated"):
+        read_idx(p)
+    q = tmp_path / "m.idx"
+    q.write_bytes(b"PK\x03\x04garbage")
+    with pytest.raises(DataError, match="not an IDX file"):
+        read_idx(q)
+
+
+def test_usps_h5(tmp_path):
+    import h5py
+
+    p = tmp_path / "usps.h5"
+    rng = np.random.default_rng(0)
+    with h5py.File(p, "w") as f:
+        for part, n in [("train", 30), ("test", 14)]:
+            f.create_dataset(f"{part}/data", data=rng.random((n, 256)).astype(np.float32))
+            f.create_dataset(f"{part}/target", data=np.arange(n) % 10)
+    d = read_usps_h5(p)
+    assert d["X_train"].shape == (30, 256) and d["y_test"].shape == (14,)
+    s = derived.usps8(d, np.random.default_rng(1))
+    assert s["X_train"].shape[1] == 64 and set(np.unique(s["X_train"])) <= {0, 1}
+    assert len(s["X_train"]) + len(s["X_test"]) == 44
+
+
+def test_usps_h5_wrong_layout(tmp_path):
+    import h5py
+
+    p = tmp_path / "bad.h5"
+    with h5py.File(p, "w") as f:
+        f.create_dataset("data", data=np.zeros((3, 3)))
+    with pytest.raises(DataError, match="expected groups train/ and test/"):
+        read_usps_h5(p)
+    q = tmp_path / "noth5.h5"
+    q.write_text("hello")
+    with pytest.raises(DataError, match="unreadable HDF5"):
+        read_usps_h5(q)
+
+
+def test_libsvm(tmp_path):
+    p = tmp_path / "d.txt"
+    p.write_text("1 1:1 3:1\n3 2:1\n")
+    X, y = read_libsvm_binary(p, 4)
+    np.testing.assert_array_equal(X, [[1, 0, 1, 0], [0, 1, 0, 0]])
+    np.testing.assert_array_equal(y, [1, 3])
+    p.write_text("1 9:1\n")
+    with pytest.raises(DataError, match="line 1"):
+        read_libsvm_binary(p, 4)
+
+
+def _raw(tmp_path, content: bytes, name="set/file.bin"):
+    return RawFile(name, hashlib.sha256(content).hexdigest())
+
+
+def test_fetch_from_mirror_plain_and_gz(tmp_path):
+    content = b"hello data" * 100
+    raw = _raw(tmp_path, content)
+    mirror = tmp_path / "mirror"
+    (mirror / "set").mkdir(parents=True)
+    with gzip.open(mirror / "set" / "file.bin.gz", "wb") as fh:
+        fh.write(content)
+    dest = tmp_path / "out" / "file.bin"
+    assert fetch(raw, dest, str(mirror)).startswith("mirror:")
+    assert dest.read_bytes() == content
+
+
+def test_fetch_checksum_mismatch_leaves_nothing(tmp_path):
+    raw = _raw(tmp_path, b"expected")
+    mirror = tmp_path / "mirror"
+    (mirror / "set").mkdir(parents=True)
+    (mirror / "set" / "file.bin").write_bytes(b"something else")
+    dest = tmp_path / "out" / "file.bin"
+    with pytest.raises(DataError, match=r"set/file.bin: checksum mismatch .* expected [0-9a-f]{64}"):
+        fetch(raw, dest, str(mirror))
+    assert not dest.exists() and list(dest.parent.iterdir()) == []
+
+
+def test_fetch_missing_file_message(tmp_path):
+    raw = _raw(tmp_path, b"x")
+    with pytest.raises(DataError, match=r"set/file.bin: not found .*DATA_MIRROR"):
+        fetch(raw, tmp_path / "o", str(tmp_path / "empty"), allow_download=False)
+
+
+def test_fetch_corrupt_gzip(tmp_path):
+    raw = _raw(tmp_path, b"x")
+    mirror = tmp_path / "m"
+    (mirror / "set").mkdir(parents=True)
+    (mirror / "set" / "file.bin.gz").write_bytes(b"\x1f\x8b\x08 truncated")
+    with pytest.raises(DataError, match="unreadable"):
+        fetch(raw, tmp_path / "o" / "f", str(mirror))
+
+
+def test_bars_and_stripes_4x4_has_30_distinct_patterns():
+    bs = bars_and_stripes(4)
+    assert bs.shape == (30, 16)
+    assert len({r.tobytes() for r in bs}) == 30
+    for img in bs.reshape(-1, 4, 4):
+        rows_const = np.all(img == img[:, :1])
+        cols_const = np.all(img == img[:1, :])
+        assert rows_const or cols_const
+
+
+def test_artificial_modes_flip_rate():
+    X, mode = artificial_modes(20000, 0.1, np.random.default_rng(0))
+    flips = (X != BASIC_MODES[mode]).mean()
+    se = np.sqrt(0.1 * 0.9 / X.size)
+    assert abs(flips - 0.1) < 4 * se
+    states, p = artificial_modes_distribution(0.1)
+    assert np.isclose(p.sum(), 1.0)
+
+
+def test_smoke_surrogates_have_the_real_shapes():
+    m = derived.mnist_surrogate()
+    assert m["X_train"].shape[1] == 784 and m["X_train"].dtype == np.uint8
+    d = derived.dna_synthetic(np.random.default_rng(0))
+    assert d["X_train"].shape == (2000, 180) and d["X_test"].shape == (1186, 180)
+    g = derived.digits8(np.random.default_rng(0))
+    assert g["X_train"].shape[1] == 64
+
+
+def test_mnist8_counts():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 256, size=(11000, 784), dtype=np.uint8)
+    y = np.repeat(np.arange(10), 1100)
+    d = derived.mnist8(X, y, np.random.default_rng(1))
+    assert d["X_train"].shape == (7000, 64) and d["X_test"].shape == (4000, 64)
+    assert np.bincount(d["y_train"]).tolist() == [700] * 10

@@ -1,0 +1,87 @@
+"""Parallel tempering: exact invariance of the product distribution and a chi-square test of the sampler."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from bmrep.estimators.exact import joint_probabilities, state_index
+from bmrep.models.rbm import RBM
+from bmrep.sampling import ChainStreams
+from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
+from bmrep.sampling.parallel_tempering import (
+    ParallelTempering,
+    pt_transition_matrix,
+    swap_transition_matrix,
+    uniform_betas,
+)
+from bmrep.seeds import rng
+
+OPERATORS = {"G": Gibbs(), "T": FlipTheState(), "blend": Blend(0.5)}
+
+
+def tiny_rbm(key, scale=1.5):
+    g = rng(2013, "test_pt", key)
+    return RBM(g.normal(0, scale, (2, 2)), g.normal(0, 1, 2), g.normal(0, 1, 2))
+
+
+def test_uniform_betas():
+    np.testing.assert_allclose(uniform_betas(5), [0, 0.25, 0.5, 0.75, 1.0])
+    with pytest.raises(ValueError):
+        uniform_betas(1)
+
+
+def test_swap_matrix_is_reversible_wrt_product():
+    rbm = tiny_rbm("swap")
+    b0, b1 = 0.3, 1.0
+    S = swap_transition_matrix(rbm, b0, b1)
+    p = np.kron(joint_probabilities(rbm, b0), joint_probabilities(rbm, b1))
+    np.testing.assert_allclose(S.sum(axis=1), 1.0, atol=1e-14)
+    flow = p[:, None] * S
+    np.testing.assert_allclose(flow, flow.T, atol=1e-15)
+
+
+@pytest.mark.parametrize("op", sorted(OPERATORS))
+@pytest.mark.parametrize("betas,k", [((0.0, 1.0), 1), ((0.5, 1.0), 2)])
+def test_pt_step_leaves_product_invariant_exactly(op, betas, k):
+    rbm = tiny_rbm(f"inv_{op}_{k}")
+    A = pt_transition_matrix(rbm, OPERATORS[op], betas, k)
+    p = np.kron(joint_probabilities(rbm, betas[0]), joint_probabilities(rbm, betas[1]))
+    np.testing.assert_allclose(A.sum(axis=1), 1.0, atol=1e-12)
+    assert np.max(np.abs(p @ A - p)) < 1e-12
+
+
+@pytest.mark.parametrize("op", ["G", "T"])
+def test_pt_sampler_matches_product_distribution(op):
+    """Chi-square on both temperatures after a burn-in whose remaining bias is bounded exactly."""
+    rbm = tiny_rbm(f"chi2_{op}")
+    betas = np.array([0.5, 1.0])
+    burn_in, n_rep = 40, 4000
+    A = pt_transition_matrix(rbm, OPERATORS[op], betas, 1)
+    p = np.kron(joint_probabilities(rbm, betas[0]), joint_probabilities(rbm, betas[1]))
+    q = np.full(p.size, 1.0 / p.size)  # start: every chain uniform
+    for _ in range(burn_in):
+        q = q @ A
+    assert 0.5 * np.abs(q - p).sum() < 1e-6  # the sampler's law equals p up to this
+    streams = ChainStreams.from_seed(2013, "test_pt", "chains", op, n_chains=2 * n_rep)
+    pt = ParallelTempering(OPERATORS[op], betas, 1, n_rep, 2, 2, streams, rng(2013, "test_pt", "swap", op))
+    pt.step(rbm, burn_in)
+    X = np.concatenate([pt.v, pt.h], axis=1).reshape(n_rep, 2, 4)
+    crit = stats.chi2.ppf(1 - 0.001 / 2, df=15)  # Bonferroni over the two temperatures
+    for i, beta in enumerate(betas):
+        counts = np.bincount(state_index(X[:, i].astype(np.uint8)), minlength=16)
+        expected = n_rep * joint_probabilities(rbm, beta)
+        chi2 = np.sum((counts - expected) ** 2 / expected)
+        assert chi2 < crit, (beta, chi2, crit)
+    assert 0 < pt.acceptance_rates[0] <= 1
+    V1, H1 = pt.samples()
+    assert V1.shape == (n_rep, 2) and H1.shape == (n_rep, 2)
+
+
+def test_bad_arguments():
+    streams = ChainStreams.from_seed(2013, "bad", n_chains=4)
+    with pytest.raises(ValueError):
+        ParallelTempering(Gibbs(), [0.0, 0.5], 1, 2, 2, 2, streams, rng(1, "x"))
+    with pytest.raises(ValueError):
+        ParallelTempering(Gibbs(), [0.0, 1.0], 1, 3, 2, 2, streams, rng(1, "x"))
+    with pytest.raises(ValueError):
+        ParallelTempering(Gibbs(), [0.0, 1.0], 0, 2, 2, 2, streams, rng(1, "x"))

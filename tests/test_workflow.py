@@ -1,0 +1,96 @@
+"""The workflow: config validation errors, dry runs of the three profiles, lint, smoke run."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from conftest import run_snakemake
+
+PROFILES = {"default": [], "smoke": ["--configfile=config/smoke.yaml"], "paper": ["--configfile=config/paper.yaml"]}
+
+
+def _one_line_error(proc) -> str:
+    assert proc.returncode != 0, proc.stdout + proc.stderr
+    lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if "invalid config" in ln]
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--config", "seed=abc"], "invalid config: seed: 'abc' is not of type 'integer'"),
+        (["--config", "colour=blue"], "invalid config: <top level>: Additional properties are not allowed ('colour' was unexpected)"),
+        (["--config", "seed=-4"], "invalid config: seed: -4 is less than the minimum of 0"),
+        (["--config", "papers=[]"], "invalid config: papers: must not be an empty list"),
+        (["--config", "papers=[nature2020]"], "invalid config: papers.0: 'nature2020' is not one of"),
+    ],
+)
+def test_bad_config_gives_one_line_error(args, expected):
+    line = _one_line_error(run_snakemake("-n", *args, timeout=120))
+    assert line.startswith(expected), line
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize("profile", list(PROFILES))
+def test_dry_run_builds_the_dag(profile):
+    proc = run_snakemake("-n", "-q", *PROFILES[profile], "all", timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@pytest.mark.workflow
+def test_lint_is_clean():
+    proc = run_snakemake("--lint", timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Lints for" not in out, out[-3000:]
+
+
+@pytest.mark.workflow
+def test_missing_mirror_file_is_one_clear_error(tmp_path):
+    """The default profile with an empty mirror and no downloads stops naming the file."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(
+        f"results_dir: {tmp_path}/results\nfigures_dir: {tmp_path}/figures\n"
+        "data: {synthetic: false, allow_download: false}\n"
+    )
+    proc = run_snakemake(
+        "-c1",
+        f"{tmp_path}/results/data/dna.npz",
+        f"--configfile={cfg}",
+        env={"DATA_MIRROR": str(tmp_path / "empty-mirror")},
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    assert re.search(r"ERROR dna/dna\.scale(\.t)?: not found \(mirror .*DATA_MIRROR", out), out[-3000:]
+    assert "Traceback" not in out
+    assert not (tmp_path / "results" / "data" / "dna.npz").exists()
+    assert not list((tmp_path / "results" / "data").glob("raw/dna/*"))
+
+
+@pytest.mark.workflow
+def test_smoke_profile_end_to_end(tmp_path):
+    """Every rule of the smoke profile runs; the summary lists claims of every paper."""
+    res, fig = tmp_path / "results", tmp_path / "figures"
+    proc = run_snakemake(
+        "-c2",
+        "all",
+        "--configfile=config/smoke.yaml",
+        "--config",
+        f"results_dir={res}",
+        f"figures_dir={fig}",
+        timeout=900,
+    )
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
+    summary = pd.read_csv(res / "replication_summary.csv", dtype=str, keep_default_na=False)
+    assert set(summary["paper"]) == {"saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013"}
+    assert set(summary["status"]) <= {"pass", "fail", "not run"}
+    assert (summary["profile"] == "smoke").all()
+    md = (res / "REPLICATION.md").read_text()
+    assert "# Replication summary" in md and "Profile: **smoke**" in md
+    for name in ["mnist.npz", "digits8.npz", "dna.npz", "toys.npz"]:
+        assert (res / "data" / name).exists()

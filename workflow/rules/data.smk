@@ -1,0 +1,148 @@
+# Data: raw files from the mirror (or public URLs), verified by SHA-256 of the
+# decompressed content; derived sets of the replication spec. See
+# CONTRIBUTING.md ("Datasets") for the contents of each file.
+
+import re
+
+from bmrep.datasets.sources import RAW_FILES
+
+SYNTHETIC_DATA = bool(config["data"]["synthetic"])
+DATA_TARGETS = [data(f) for f in ["mnist.npz", "mnist_binary.npz", "digits8.npz", "dna.npz", "toys.npz"]]
+if not SYNTHETIC_DATA:
+    DATA_TARGETS += [data("usps8.npz"), data("mnist8.npz")]
+
+
+wildcard_constraints:
+    raw="|".join(re.escape(n) for n in RAW_FILES),
+
+
+rule data:
+    input:
+        DATA_TARGETS,
+
+
+rule data_raw:
+    output:
+        data("raw/{raw}"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/raw/{raw}.log"),
+    params:
+        mirror=config["data_mirror"],
+        allow_download=config["data"]["allow_download"],
+    script:
+        "../scripts/data/fetch_raw.py"
+
+
+MNIST_RAW = {
+    "train_images": data("raw/mnist/train-images-idx3-ubyte"),
+    "train_labels": data("raw/mnist/train-labels-idx1-ubyte"),
+    "test_images": data("raw/mnist/t10k-images-idx3-ubyte"),
+    "test_labels": data("raw/mnist/t10k-labels-idx1-ubyte"),
+}
+
+
+rule data_mnist:
+    input:
+        **({} if SYNTHETIC_DATA else MNIST_RAW),
+    output:
+        data("mnist.npz"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/mnist.log"),
+    params:
+        synthetic=SYNTHETIC_DATA,
+    script:
+        "../scripts/data/mnist.py"
+
+
+rule data_mnist_binary:
+    input:
+        data("mnist.npz"),
+    output:
+        data("mnist_binary.npz"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/mnist_binary.log"),
+    script:
+        "../scripts/data/mnist_binary.py"
+
+
+rule data_usps8:
+    input:
+        data("raw/usps/usps.h5"),
+    output:
+        data("usps8.npz"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/usps8.log"),
+    params:
+        seed=SEED,
+    script:
+        "../scripts/data/usps8.py"
+
+
+rule data_mnist8:
+    input:
+        data("mnist.npz"),
+    output:
+        data("mnist8.npz"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/mnist8.log"),
+    params:
+        seed=SEED,
+        synthetic=SYNTHETIC_DATA,
+    script:
+        "../scripts/data/mnist8.py"
+
+
+rule data_digits8:
+    output:
+        data("digits8.npz"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/digits8.log"),
+    params:
+        seed=SEED,
+    script:
+        "../scripts/data/digits8.py"
+
+
+rule data_dna:
+    input:
+        **(
+            {}
+            if SYNTHETIC_DATA
+            else {"train": data("raw/dna/dna.scale"), "test": data("raw/dna/dna.scale.t")}
+        ),
+    output:
+        data("dna.npz"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/dna.log"),
+    params:
+        seed=SEED,
+        synthetic=SYNTHETIC_DATA,
+    script:
+        "../scripts/data/dna.py"
+
+
+rule data_toys:
+    output:
+        data("toys.npz"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("data/toys.log"),
+    params:
+        seed=SEED,
+    script:
+        "../scripts/data/toys.py"

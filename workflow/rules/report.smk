@@ -1,0 +1,33 @@
+# Replication summary: every enabled paper's claims merged into
+# <results>/replication_summary.csv and <results>/REPLICATION.md.
+
+PAPER_TITLES = {
+    "saul1996": "Saul, Jaakkola & Jordan (1996), Mean field theory for sigmoid belief networks",
+    "yokoyama2019": "Yokoyama, Katsumata & Yasuda (2019), RBMs with multivalued hidden variables",
+    "salakhutdinov2010": "Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC",
+    "carlson2016": "Carlson, Stinson, Pakman & Paninski (2016), Partition functions from Rao-Blackwellized tempered sampling",
+    "bruegge2013": "Brügge, Fischer & Igel (2013), The flip-the-state transition operator for RBMs",
+}
+
+
+rule summary:
+    input:
+        claims=[claims_file(p) for p in PAPERS if enabled(p)],
+        figures=[f for p in PAPERS if enabled(p) for f in PAPER_FIGURES[p]],
+    output:
+        csv=report(
+            results("replication_summary.csv"),
+            caption="../report/summary.rst",
+            category="Summary",
+        ),
+        md=results("REPLICATION.md"),
+    conda:
+        CONDA_ENV
+    log:
+        logs("summary.log"),
+    params:
+        profile=PROFILE,
+        titles={p: PAPER_TITLES[p] for p in PAPERS if enabled(p)},
+        figures={p: PAPER_FIGURES[p] for p in PAPERS if enabled(p)},
+    script:
+        "../scripts/common/summary.py"
