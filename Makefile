@@ -16,7 +16,7 @@ SNAKE  := $(BIN)/snakemake
 $(STAMP): pyproject.toml setup.py $(PYX)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
-	$(BIN)/python -m pip install --quiet "setuptools==84.2.1" wheel "cython==3.3.1" "numpy==2.4.6"
+	$(BIN)/python -m pip install --quiet "setuptools==84.2.1" wheel "cython==3.3.1" "numpy==2.4.6" "scipy==1.17.1"
 	$(BIN)/python -m pip install --quiet --no-build-isolation -e ".[dev]"
 	@touch $(STAMP)
 
