@@ -22,6 +22,7 @@ from bmrep.models.dbm import (
     log_prob_v_exact,
     mean_field,
     tempered_log_f,
+    tempered_log_f_h1,
     variational_bound,
 )
 from bmrep.sampling import ChainStreams
@@ -50,6 +51,14 @@ def test_exact_log_z_matches_brute_force(beta):
     a = keyed_rng(SEED, "base").normal(0, 1, 5)
     assert log_partition_exact(d, beta, a) == pytest.approx(brute_log_z(d, beta, a), abs=1e-10)
     assert log_partition_exact(d, 0.0, a) == pytest.approx(base_log_partition(d, a), abs=1e-10)
+
+
+def test_v_h2_marginal_sums_to_partition_function():
+    d = random_dbm(5, 4, 3, 1.5, "fh1")
+    a = keyed_rng(SEED, "base3").normal(0, 1, 5)
+    H1 = all_states(4).astype(float)
+    for beta in (0.0, 0.5, 1.0):
+        assert logsumexp(tempered_log_f_h1(d, H1, beta, a)) == pytest.approx(log_partition_exact(d, beta, a), abs=1e-10)
 
 
 def test_h1_marginal_sums_to_partition_function():
@@ -131,6 +140,10 @@ def test_ais_matches_exact_log_z_within_0p1_nats():
     run32 = ais_log_partition(d, 100, linear_betas(1000), ChainStreams.from_seed(SEED, "ais32", n_chains=100), base,
                               dtype=np.float32)
     assert abs(run32.log_z - exact) < 0.1
+    run_h1 = ais_log_partition(d, 100, piecewise_betas(1000), ChainStreams.from_seed(SEED, "aish1", n_chains=100), base,
+                               state="h1")
+    assert abs(run_h1.log_z - exact) < 0.1
+    assert abs(run_h1.log_z - exact) < 4 * run_h1.stderr + 0.02
 
 
 def test_pretraining_composes_doubled_rbms():

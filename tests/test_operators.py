@@ -175,7 +175,7 @@ def test_identical_for_one_and_two_threads(op, dtype):
         v = np.zeros((37, 20), dtype)
         h = np.zeros((37, 15), dtype)
         betas = np.linspace(0.1, 1.0, 37)
-        op.sweep(r, v, h, streams, betas=betas, base_bias=np.ones(20), n_sweeps=30, n_threads=n_threads)
+        op.sweep(r, v, h, streams, betas=betas, base_bias=np.ones(20), n_sweeps=10, n_threads=n_threads)
         out.append((v, h))
     assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
     assert 0 < out[0][0].mean() < 1

@@ -75,7 +75,7 @@ def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invaria
     d = tiny_dbm()
     betas = uniform_betas(4, 0.4)
     log_g = np.array([0.0, 0.7, -0.4, 1.1])
-    n = 100_000
+    n = 50_000
     ch, k, logp = _exact_tempered_joint(d, betas, log_g, n, "st")
     streams = ChainStreams.from_seed(SEED, "st", n_chains=n)
     st = AdaptiveTempering.create(betas, n, gamma_schedule(1.0), [streams.generator(i) for i in range(n)],

@@ -1,17 +1,190 @@
-# salakhutdinov2010: shell until this paper's issue lands. Registers targets in
-# PAPER_TARGETS["salakhutdinov2010"] and writes claims_file("salakhutdinov2010").
+# salakhutdinov2010: Learning deep Boltzmann machines using adaptive MCMC (CAST).
+#
+#   fig2                      the two-node MRF: Gibbs vs FPCD vs Wang-Landau
+#   pretrain -> train/{alg}   one cached model per algorithm (SAP, FPCD, Trans-SAP, CAST)
+#   evaluate/{alg}            AIS log Z + eq. (3) bound: curve over snapshots, final test bound
+#   table1, fig4_bound        aggregates of the evaluations
+#   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
+#   exact_check               AIS vs exact log Z on an enumerable DBM trained on the same data
+#   claims                    claims_file("salakhutdinov2010")
+
+
+import re
+
+
+validate(config["salakhutdinov2010"], "../schemas/salakhutdinov2010.schema.yaml")
+
+S10 = paper_config("salakhutdinov2010")
+S10_ALGS = list(S10["algorithms"])
+S10_SAMPLING_MODEL = "CAST" if "CAST" in S10_ALGS else S10_ALGS[0]
+S10_NORB = [S10["norb_path"]] if S10.get("norb_path") else []
+
+PAPER_TARGETS["salakhutdinov2010"] += [
+    figures("salakhutdinov2010/fig2.png"),
+    results("salakhutdinov2010/fig2.csv"),
+    results("salakhutdinov2010/table1.csv"),
+    figures("salakhutdinov2010/fig4_samples.png"),
+    figures("salakhutdinov2010/fig4_temperature.png"),
+    figures("salakhutdinov2010/fig4_bound.png"),
+    results("salakhutdinov2010/fig4_bound.csv"),
+]
+PAPER_FIGURES["salakhutdinov2010"] += [
+    figures("salakhutdinov2010/fig2.png"),
+    figures("salakhutdinov2010/fig4_samples.png"),
+    figures("salakhutdinov2010/fig4_temperature.png"),
+    figures("salakhutdinov2010/fig4_bound.png"),
+]
+S10_ALG_PATTERN = "|".join(re.escape(a) for a in S10_ALGS)
+
+
+rule salakhutdinov2010_fig2:
+    output:
+        fig=report(figures("salakhutdinov2010/fig2.png"), caption="../report/salakhutdinov2010_fig2.rst", category="salakhutdinov2010"),
+        csv=results("salakhutdinov2010/fig2.csv"),
+        occupation=results("salakhutdinov2010/fig2_occupation.csv"),
+    log:
+        logs("salakhutdinov2010/fig2.log"),
+    threads: 1
+    params:
+        cfg=S10["fig2"],
+        seed=SEED,
+        profile=PROFILE,
+    script:
+        "../scripts/salakhutdinov2010/fig2.py"
+
+
+rule salakhutdinov2010_pretrain:
+    input:
+        data=data("mnist_binary.npz"),
+    output:
+        model=results("models/salakhutdinov2010/pretrained.npz"),
+    log:
+        logs("salakhutdinov2010/pretrain.log"),
+    threads: 1
+    params:
+        cfg=S10,
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/pretrain.py"
+
+
+rule salakhutdinov2010_train:
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+    input:
+        data=data("mnist_binary.npz"),
+        pretrained=results("models/salakhutdinov2010/pretrained.npz"),
+    output:
+        model=results("models/salakhutdinov2010/{algorithm}.npz"),
+    log:
+        logs("salakhutdinov2010/train_{algorithm}.log"),
+    threads: 1
+    params:
+        cfg=S10,
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/train.py"
+
+
+rule salakhutdinov2010_evaluate:
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+    input:
+        data=data("mnist_binary.npz"),
+        model=results("models/salakhutdinov2010/{algorithm}.npz"),
+    output:
+        curve=results("salakhutdinov2010/eval/{algorithm}_curve.csv"),
+        final=results("salakhutdinov2010/eval/{algorithm}_final.json"),
+    log:
+        logs("salakhutdinov2010/evaluate_{algorithm}.log"),
+    threads: 1
+    params:
+        cfg=S10,
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/evaluate.py"
+
+
+rule salakhutdinov2010_table1:
+    input:
+        finals=expand(results("salakhutdinov2010/eval/{algorithm}_final.json"), algorithm=S10_ALGS),
+        norb=S10_NORB,
+    output:
+        table=results("salakhutdinov2010/table1.csv"),
+    log:
+        logs("salakhutdinov2010/table1.log"),
+    params:
+        cfg=S10,
+    script:
+        "../scripts/salakhutdinov2010/table1.py"
+
+
+rule salakhutdinov2010_fig4_bound:
+    input:
+        curves=expand(results("salakhutdinov2010/eval/{algorithm}_curve.csv"), algorithm=S10_ALGS),
+    output:
+        fig=report(figures("salakhutdinov2010/fig4_bound.png"), caption="../report/salakhutdinov2010_fig4_bound.rst", category="salakhutdinov2010"),
+        csv=results("salakhutdinov2010/fig4_bound.csv"),
+    log:
+        logs("salakhutdinov2010/fig4_bound.log"),
+    params:
+        cfg=S10,
+        profile=PROFILE,
+    script:
+        "../scripts/salakhutdinov2010/fig4_bound.py"
+
+
+rule salakhutdinov2010_fig4_sampling:
+    input:
+        data=data("mnist_binary.npz"),
+        model=results(f"models/salakhutdinov2010/{S10_SAMPLING_MODEL}.npz"),
+    output:
+        samples=report(figures("salakhutdinov2010/fig4_samples.png"), caption="../report/salakhutdinov2010_fig4_samples.rst", category="salakhutdinov2010"),
+        temperature=report(figures("salakhutdinov2010/fig4_temperature.png"), caption="../report/salakhutdinov2010_fig4_temperature.rst", category="salakhutdinov2010"),
+        npz=results("salakhutdinov2010/fig4_sampling.npz"),
+        summary=results("salakhutdinov2010/fig4_sampling.json"),
+    log:
+        logs("salakhutdinov2010/fig4_sampling.log"),
+    threads: 1
+    params:
+        cfg=S10,
+        seed=SEED,
+        profile=PROFILE,
+    script:
+        "../scripts/salakhutdinov2010/fig4_sampling.py"
+
+
+rule salakhutdinov2010_exact_check:
+    input:
+        data=data("mnist_binary.npz"),
+    output:
+        results("salakhutdinov2010/exact_check.json"),
+    log:
+        logs("salakhutdinov2010/exact_check.log"),
+    threads: 1
+    params:
+        cfg=S10,
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/exact_check.py"
 
 
 rule salakhutdinov2010_claims:
+    input:
+        fig2=results("salakhutdinov2010/fig2.csv"),
+        occupation=results("salakhutdinov2010/fig2_occupation.csv"),
+        finals=expand(results("salakhutdinov2010/eval/{algorithm}_final.json"), algorithm=S10_ALGS),
+        sampling=results("salakhutdinov2010/fig4_sampling.json"),
+        exact=results("salakhutdinov2010/exact_check.json"),
+        table=results("salakhutdinov2010/table1.csv"),
     output:
         claims_file("salakhutdinov2010"),
     log:
         logs("salakhutdinov2010/claims.log"),
     params:
-        paper="salakhutdinov2010",
         profile=PROFILE,
     script:
-        "../scripts/common/not_run_claims.py"
+        "../scripts/salakhutdinov2010/claims.py"
 
 
 rule salakhutdinov2010:

@@ -26,7 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from statsmodels.tsa.stattools import acf, acovf, levinson_durbin
+
+# statsmodels and emcee are imported inside the functions: importing them costs
+# about a second, which every workflow job that merely imports this module would pay.
 
 
 def autocorrelation_function(x: np.ndarray, max_lag: int) -> np.ndarray:
@@ -50,6 +52,8 @@ def autocorrelation_function(x: np.ndarray, max_lag: int) -> np.ndarray:
         raise ValueError(f"x must be 1-D, got shape {x.shape}")
     if not 0 <= max_lag < x.size:
         raise ValueError(f"max_lag must be in [0, {x.size - 1}], got {max_lag}")
+    from statsmodels.tsa.stattools import acf
+
     if np.ptp(x) == 0:
         out = np.full(max_lag + 1, np.nan)
         out[0] = 1.0
@@ -84,6 +88,8 @@ def ar_autocorrelation_time(x: np.ndarray, max_order: int | None = None) -> ARFi
         ``tau = s_p^2 / (gamma_0 (1 - sum phi)^2)`` with the chosen order p.
         A constant trace has tau = NaN.
     """
+    from statsmodels.tsa.stattools import acovf, levinson_durbin
+
     x = np.asarray(x, dtype=np.float64)
     n = x.size
     if x.ndim != 1 or n < 3:

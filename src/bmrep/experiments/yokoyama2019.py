@@ -74,6 +74,7 @@ def kld_curves(
     n_hidden_gen: int = 4,
     n_data: int = 200,
     cd_k: int = 1,
+    record_every: int = 1,
 ) -> dict:
     """Exact KLD (eq. 16) and training log-likelihood (eq. 10), both per |V|, per epoch.
 
@@ -83,10 +84,14 @@ def kld_curves(
     Experiments sharing one ``s`` are trained as one batch of independent
     models (each with its own random stream).
 
+    Both are recorded at epochs ``0, record_every, 2 record_every, ...`` and
+    at ``epochs``.
+
     Returns
     -------
-    dict with ``kld`` and ``loglik`` of shape (n_experiments, n_s, epochs + 1)
-    (column 0 is the initial model), ``experiments`` and ``s`` (inf as ``np.inf``).
+    dict with ``kld`` and ``loglik`` of shape (n_experiments, n_s, n_recorded)
+    (column 0 is the initial model), ``epochs`` (the recorded epochs),
+    ``experiments`` and ``s`` (inf as ``np.inf``).
     """
     experiments = list(experiments)
     s_values = [parse_s(s) for s in s_values]
@@ -96,7 +101,8 @@ def kld_curves(
     data = np.stack([st["data"] for st in setups])  # (E, N, n)
     data_idx = mv.state_index(data)  # (E, N)
     n_exp, m = len(experiments), n_hidden_gen + R
-    kld = np.empty((n_exp, len(s_values), epochs + 1))
+    recorded = sorted(set(range(0, epochs + 1, int(record_every))) | {epochs})
+    kld = np.empty((n_exp, len(s_values), len(recorded)))
     loglik = np.empty_like(kld)
     rows = np.arange(n_exp)[:, None]
 
@@ -108,14 +114,17 @@ def kld_curves(
         }
         gens = [rng(root_seed, PAPER, "kld", R, e, "cd", s_label(s)) for e in experiments]
         opt = Adam(lr)
+        col = 0
         for t in range(epochs + 1):
-            log_q = mv.log_marginal(params, s, states)  # (E, 2^n)
-            kld[:, si, t] = mv.kl_per_unit(log_p_gen, log_q)
-            loglik[:, si, t] = log_q[rows, data_idx].mean(1) / n_visible
+            if t == recorded[col]:
+                log_q = mv.log_marginal(params, s, states)  # (E, 2^n)
+                kld[:, si, col] = mv.kl_per_unit(log_p_gen, log_q)
+                loglik[:, si, col] = log_q[rows, data_idx].mean(1) / n_visible
+                col += 1
             if t == epochs:
                 break
             opt.step(params, mv.cd_gradient(params, data, s, cd_k, gens))
-    return {"kld": kld, "loglik": loglik, "experiments": np.array(experiments), "s": np.array(s_values)}
+    return {"kld": kld, "loglik": loglik, "epochs": np.array(recorded), "experiments": np.array(experiments), "s": np.array(s_values)}
 
 
 def curve_table(arrays: dict, R: int, metric: str) -> pd.DataFrame:
@@ -126,22 +135,21 @@ def curve_table(arrays: dict, R: int, metric: str) -> pd.DataFrame:
     for si, s in enumerate(arrays["s"]):
         mean = vals[:, si].mean(0)
         sem = vals[:, si].std(0, ddof=1) / math.sqrt(n) if n > 1 else np.full_like(mean, np.nan)
-        rows.append(pd.DataFrame({"R": R, "s": s_label(s), "epoch": np.arange(len(mean)), "mean": mean, "sem": sem, "n_experiments": n}))
+        rows.append(pd.DataFrame({"R": R, "s": s_label(s), "epoch": arrays["epochs"], "mean": mean, "sem": sem, "n_experiments": n}))
     return pd.concat(rows, ignore_index=True)
 
 
 def merge_shards(shards: list[dict]) -> dict:
-    """Concatenate shard outputs of :func:`kld_curves` (or :func:`drbm_curves`) along experiments."""
-    order = np.argsort(np.concatenate([sh["experiments"] for sh in shards]))
-    out = {"s": shards[0]["s"]}
-    for key in shards[0]:
-        if key == "s":
-            continue
-        if key in ("epochs",):
-            out[key] = shards[0][key]
-            continue
-        out[key] = np.concatenate([sh[key] for sh in shards])[order]
-    return out
+    """Concatenate shard outputs of :func:`kld_curves` or :func:`drbm_curves` along experiments.
+
+    ``s``, ``epochs`` and ``R`` are common to all shards and must agree.
+    """
+    common = ("s", "epochs", "R")
+    for key in common:
+        if key in shards[0] and any(not np.array_equal(sh[key], shards[0][key]) for sh in shards):
+            raise ValueError(f"shards disagree on {key!r}")
+    order = np.argsort(np.concatenate([sh["experiments"] for sh in shards]), kind="stable")
+    return {k: (shards[0][k] if k in common else np.concatenate([sh[k] for sh in shards])[order]) for k in shards[0]}
 
 
 # ---------------------------------------------------------------------------
@@ -276,3 +284,81 @@ def eval_epoch_grid(epochs: int, n_points: int) -> list[int]:
     """Roughly log-spaced epochs 0..epochs (always including 0, 1 and ``epochs``)."""
     grid = np.unique(np.round(np.geomspace(1, epochs, max(n_points - 1, 1))).astype(int))
     return sorted({0, *grid.tolist(), epochs})
+
+
+# ---------------------------------------------------------------------------
+# Final-epoch tables and the claims of the replication spec
+# ---------------------------------------------------------------------------
+
+
+def final_epoch_table(arrays: dict, keys: tuple[str, ...], **columns) -> pd.DataFrame:
+    """Per-experiment values of ``keys`` at the last recorded epoch, one row per (experiment, s)."""
+    rows = []
+    for si, s in enumerate(arrays["s"]):
+        d = {**columns, "experiment": arrays["experiments"], "s": s_label(s), "epoch": int(arrays["epochs"][-1])}
+        d.update({k: arrays[k][:, si, -1] for k in keys})
+        rows.append(pd.DataFrame(d))
+    return pd.concat(rows, ignore_index=True)
+
+
+def _paired(final: pd.DataFrame, metric: str, a: str, b: str, **filters) -> tuple[float, float, float, float, int]:
+    """Means of ``metric`` at s=a and s=b, and the mean paired difference a-b with its z-score."""
+    sub = final
+    for k, v in filters.items():
+        sub = sub[sub[k] == v]
+    wide = sub.pivot(index="experiment", columns="s", values=metric)
+    d = wide[a] - wide[b]
+    n = len(d)
+    se = d.std(ddof=1) / math.sqrt(n) if n > 1 else float("nan")
+    z = d.mean() / se if n > 1 and se > 0 else float("nan")
+    return float(wide[a].mean()), float(wide[b].mean()), float(d.mean()), float(z), n
+
+
+def evaluate_claims(kld_final: pd.DataFrame, w_star: pd.DataFrame, drbm_final: pd.DataFrame, cfg: dict, profile: str):
+    """The claims of spec section "2. yokoyama2019", computed from the result tables."""
+    from ..claims import Claim, check_close, check_less, fmt
+
+    out = []
+    kf = kld_final.copy()
+    kf["s"] = kf["s"].astype(str)
+    s_lab = [s_label(parse_s(s)) for s in cfg["kld"]["s_values"]]
+    epoch = int(kf["epoch"].max())
+    R = 5 if 5 in set(kf["R"]) else int(kf["R"].max())
+    note = f"R = {R}, epoch {epoch} (Adam step {cfg['kld']['adam_lr']})"
+    if "1" in s_lab and "inf" in s_lab:
+        m1, mi, d, z, n = _paired(kf, "kld", "1", "inf", R=R)
+        out.append(Claim(PAPER, "fig2", "final KLD(s=1) > KLD(s=inf) (R=5, paired over experiments)", "KLD(1) > KLD(inf)",
+                         f"1 {fmt(m1)} vs inf {fmt(mi)}", "mean over experiments: KLD(1) > KLD(inf)", profile, check_less(mi, m1),
+                         f"{note}; mean paired difference {fmt(d)}, z = {fmt(z, 3)}, {n} experiments"))
+    means = kf[kf["R"] == R].groupby("s")["kld"].mean()
+    seq = [float(means[s]) for s in s_lab]
+    mono = all(check_less(seq[i + 1], seq[i]) for i in range(len(seq) - 1))
+    out.append(Claim(PAPER, "fig2", "final KLD decreases monotonically in s (1 > 2 > 4 > inf)", "monotone decreasing",
+                     fmt(seq), "strictly decreasing means in s order " + str(s_lab), profile, mono,
+                     f"{note}; {kf[kf['R'] == R]['experiment'].nunique()} experiments"))
+    if "1" in s_lab and "inf" in s_lab:
+        m1, mi, d, z, n = _paired(kf, "loglik", "1", "inf", R=R)
+        out.append(Claim(PAPER, "fig3", "final training log-likelihood(s=1) > log-likelihood(s=inf) (R=5)", "l(1) > l(inf)",
+                         f"1 {fmt(m1)} vs inf {fmt(mi)}", "mean over experiments of l/|V|: l(1) > l(inf)", profile, check_less(mi, m1),
+                         f"{note}; mean paired difference {fmt(d)}, z = {fmt(z, 3)}, {n} experiments"))
+    toy = cfg["toy"]
+    for s, paper_w in zip(toy["s_values"], toy["paper_w_star"]):
+        lab = s_label(parse_s(s))
+        w = float(w_star.loc[w_star["s"].astype(str) == lab, "w_star"].iloc[0])
+        out.append(Claim(PAPER, "fig4", f"|w*_s| for s={lab} (|H|=2, beta={toy['beta']})", f"{paper_w:.4f}", f"{w:.6f}",
+                         "equal to 4 decimals (|diff| <= 5e-5)", profile, check_close(w, paper_w, 5e-5),
+                         "root of alpha_s(w) = beta; agrees with the numerical argmax of eq. (21)"))
+    df = drbm_final.copy()
+    df["s"] = df["s"].astype(str)
+    ep = int(df["epoch"].max())
+    d_lab = [s_label(parse_s(s)) for s in cfg["drbm"]["s_values"]]
+    if "1" in d_lab and "inf" in d_lab:
+        n_test = cfg["drbm"]["n_test"] or 10000
+        dn = f"epoch {ep} (AdaMax step {cfg['drbm']['adamax_lr']}), {df['experiment'].nunique()} experiments, {n_test} noisy test images"
+        test_inf, test_1, d, z, n = _paired(df, "test_error", "inf", "1")
+        out.append(Claim(PAPER, "fig6", "final test error(s=inf) < test error(s=1)", "inf < 1", f"inf {fmt(test_inf)} vs 1 {fmt(test_1)}",
+                         "mean over experiments", profile, check_less(test_inf, test_1), f"{dn}; mean paired difference (inf - 1) {fmt(d)}, z = {fmt(z, 3)}"))
+        train_inf, train_1, d, z, n = _paired(df, "train_error", "inf", "1")
+        out.append(Claim(PAPER, "fig6", "final training error(s=inf) >= training error(s=1)", "inf >= 1", f"inf {fmt(train_inf)} vs 1 {fmt(train_1)}",
+                         "mean over experiments", profile, bool(train_inf >= train_1), f"{dn}; mean paired difference (inf - 1) {fmt(d)}, z = {fmt(z, 3)}"))
+    return out

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BoundSolution:
     """Result of :func:`solve_bound` for P patterns.
 

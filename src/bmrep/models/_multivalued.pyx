@@ -62,7 +62,7 @@ cdef inline double _psi(double x, double s) noexcept nogil:
 def log_phi(const double[:, ::1] x, double s, double[:, ::1] out):
     """``out = ln phi_s(x)`` elementwise (eq. 6; eq. 7 for ``s = inf``)."""
     cdef Py_ssize_t i, j, n = x.shape[0], m = x.shape[1]
-    for i in prange(n, nogil=True, schedule="static"):
+    for i in prange(n, nogil=True, schedule="static", use_threads_if=n * m > 262144):
         for j in range(m):
             out[i, j] = _log_phi(x[i, j], s)
 
@@ -70,7 +70,7 @@ def log_phi(const double[:, ::1] x, double s, double[:, ::1] out):
 def psi(const double[:, ::1] x, double s, double[:, ::1] out):
     """``out = psi_s(x) = d ln phi_s / dx`` elementwise (eq. 14)."""
     cdef Py_ssize_t i, j, n = x.shape[0], m = x.shape[1]
-    for i in prange(n, nogil=True, schedule="static"):
+    for i in prange(n, nogil=True, schedule="static", use_threads_if=n * m > 262144):
         for j in range(m):
             out[i, j] = _psi(x[i, j], s)
 
@@ -134,7 +134,7 @@ def sample_hidden(const double[:, ::1] lam, double s, const double[:, ::1] u, do
     cdef Py_ssize_t i, j, n = lam.shape[0], m = lam.shape[1]
     cdef bint cont = isinf(s)
     cdef int si = 0 if cont else <int>s
-    for i in prange(n, nogil=True, schedule="static"):
+    for i in prange(n, nogil=True, schedule="static", use_threads_if=n * m > 262144):
         for j in range(m):
             if cont:
                 out[i, j] = _sample_continuous(lam[i, j], u[i, j])

@@ -38,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import expit, logsumexp
 
 from bmrep.estimators.exact import all_states
 from bmrep.models.rbm import sigmoid, softplus
@@ -297,15 +297,15 @@ def mean_field(dbm: DBM, V, n_iter: int = 5, damping: float = 0.0, tol: float | 
     V = np.asarray(V, dtype=dt)
     vW1 = V @ dbm.W1 + dbm.c1
     if init is None:
-        mu1 = sigmoid(2.0 * (V @ dbm.W1) + dbm.c1).astype(dt)
-        mu2 = sigmoid(mu1 @ dbm.W2 + dbm.c2).astype(dt)
+        mu1 = expit(2.0 * (V @ dbm.W1) + dbm.c1)
+        mu2 = expit(mu1 @ dbm.W2 + dbm.c2)
     else:
         mu1, mu2 = (np.array(m, dtype=dt) for m in init)
     for _ in range(int(n_iter)):
-        new1 = sigmoid(vW1 + mu2 @ dbm.W2.T).astype(dt)
+        new1 = expit(vW1 + mu2 @ dbm.W2.T)
         if damping:
             new1 = damping * mu1 + (1.0 - damping) * new1
-        new2 = sigmoid(new1 @ dbm.W2 + dbm.c2).astype(dt)
+        new2 = expit(new1 @ dbm.W2 + dbm.c2)
         if damping:
             new2 = damping * mu2 + (1.0 - damping) * new2
         delta = max(np.max(np.abs(new1 - mu1), initial=0.0), np.max(np.abs(new2 - mu2), initial=0.0))
@@ -476,7 +476,58 @@ class DBMAnnealingState:
         return self
 
 
-def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1):
+def tempered_log_f_h1(dbm: DBM, h1, beta: float = 1.0, base_bias=None, field_v=None, field_h2=None) -> np.ndarray:
+    """``log f_beta(h1)``: the tempered DBM with v and h2 summed out analytically.
+
+    ``beta c1.h1 + sum_i softplus(beta (b + W1 h1)_i + (1 - beta) a_i)
+    + sum_k softplus(beta (c2 + h1 W2)_k)``; the fields (beta-independent) may be passed in.
+    """
+    beta = _check_beta(beta)
+    a = _base(dbm, base_bias)
+    h1 = np.asarray(h1, dtype=np.float64)
+    if field_v is None:
+        field_v = h1 @ dbm.W1.T.astype(np.float64) + dbm.b
+    if field_h2 is None:
+        field_h2 = h1 @ dbm.W2.astype(np.float64) + dbm.c2
+    fv = np.asarray(field_v, dtype=np.float64)
+    f2 = np.asarray(field_h2, dtype=np.float64)
+    return (beta * (h1 @ dbm.c1.astype(np.float64)) + softplus(beta * fv + (1.0 - beta) * a).sum(axis=-1)
+            + softplus(beta * f2).sum(axis=-1))
+
+
+class DBMAnnealingStateH1(DBMAnnealingState):
+    """AIS chains whose annealed state is h1 alone (v and h2 summed out), with the
+    cached fields ``h1 W1^T + b`` and ``h1 W2 + c2``: one step samples v, h2 | h1
+    with those fields, then h1 | v, h2."""
+
+    @property
+    def fields_given_h1(self):
+        if self._field is None:
+            c, d = self.chains, self.dbm
+            self._field = (c.h1 @ d.W1.T + d.b, c.h1 @ d.W2 + d.c2)
+        return self._field
+
+    def log_f_pair(self, beta_a: float, beta_b: float):
+        fv, f2 = self.fields_given_h1
+        h1 = self.chains.h1
+        return (tempered_log_f_h1(self.dbm, h1, beta_a, self.base_bias, fv, f2),
+                tempered_log_f_h1(self.dbm, h1, beta_b, self.base_bias, fv, f2))
+
+    def sweep(self, beta: float) -> "DBMAnnealingStateH1":
+        c, d = self.chains, self.dbm
+        betas = np.full(c.n_chains, beta, dtype=d.dtype)
+        fv, f2 = self.fields_given_h1
+        self.operator.update_layer(c.v, fv, self.streams, betas=betas, base_field=self.base_bias.astype(d.dtype),
+                                   n_threads=self.n_threads)
+        self.operator.update_layer(c.h2, f2, self.streams, betas=betas, n_threads=self.n_threads)
+        f1 = c.v @ d.W1 + c.h2 @ d.W2.T + d.c1
+        self.operator.update_layer(c.h1, f1, self.streams, betas=betas, n_threads=self.n_threads)
+        self._field = None
+        return self
+
+
+def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1,
+                        state: str = "v_h2"):
     """The tempered DBM family as ``(init_sample, transition, log_f_pair, log_z_base)``
     for :func:`bmrep.estimators.ais.ais_log_weights`.
 
@@ -485,7 +536,15 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
     h1 | (v, h2), then v, h2 | h1, which leaves the {v, h2} marginal of
     ``p_beta`` invariant. ``init_sample(n, streams)`` draws exactly from the
     base (v ~ Bernoulli(sigmoid(a)), h uniform) with the chains' own streams.
+
+    ``state="h1"`` instead anneals h1 alone with v and h2 summed out
+    (:func:`tempered_log_f_h1`): given h1 the two other layers are
+    independent, so this integrates 1284 of the 1784 units of a 784-500-1000
+    DBM analytically instead of 500 (lower variance at the same cost).
     """
+    if state not in ("v_h2", "h1"):
+        raise ValueError(f"AIS state must be 'v_h2' (h1 summed out) or 'h1' (v, h2 summed out), got {state!r}")
+    state_cls = DBMAnnealingState if state == "v_h2" else DBMAnnealingStateH1
     op = _gibbs_operator(operator)
     model = dbm.astype(dtype)
     a = _base(dbm, base_bias)
@@ -499,7 +558,7 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
         op.update_layer(ch.v, np.zeros_like(ch.v), streams, betas=zeros, base_field=a.astype(dtype), n_threads=n_threads)
         op.update_layer(ch.h1, np.zeros_like(ch.h1), streams, betas=zeros, n_threads=n_threads)
         op.update_layer(ch.h2, np.zeros_like(ch.h2), streams, betas=zeros, n_threads=n_threads)
-        return DBMAnnealingState(model, ch, streams, a, op, n_threads)
+        return state_cls(model, ch, streams, a, op, n_threads)
 
     def transition(state, beta):
         return state.sweep(beta)
@@ -511,7 +570,7 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
 
 
 def ais_log_partition(dbm: DBM, n_runs: int, betas, streams, base_bias=None, *, operator=None,
-                      dtype=np.float64, n_threads: int = 1):
+                      dtype=np.float64, n_threads: int = 1, state: str = "v_h2"):
     """AIS estimate of a DBM's log Z over {v, h2}, h1 summed out (Salakhutdinov & Hinton 2009).
 
     Uses the project's single AIS driver, :func:`bmrep.estimators.ais.ais_log_weights`;
@@ -524,7 +583,7 @@ def ais_log_partition(dbm: DBM, n_runs: int, betas, streams, base_bias=None, *, 
     from bmrep.estimators.ais import ais_log_weights
 
     init_sample, transition, log_f_pair, log_z0 = dbm_annealing_model(
-        dbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads)
+        dbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads, state=state)
     return ais_log_weights(np.asarray(betas, dtype=np.float64), n_runs=n_runs, rng=streams, init_sample=init_sample,
                            transition=transition, log_f_pair=log_f_pair, log_z_base=log_z0)
 
@@ -540,6 +599,8 @@ __all__ = [
     "DBM",
     "DBMAnnealingState",
     "dbm_annealing_model",
+    "DBMAnnealingStateH1",
+    "tempered_log_f_h1",
     "ais_log_partition",
     "data_base_bias",
     "DBMChains",

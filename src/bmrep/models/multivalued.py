@@ -50,7 +50,7 @@ def hidden_levels(s: int) -> np.ndarray:
 def _elementwise(kernel, x, s) -> np.ndarray:
     s = check_s(s)
     x = np.asarray(x, dtype=np.float64)
-    flat = np.ascontiguousarray(x.reshape(1, -1) if x.ndim != 2 else x)
+    flat = np.ascontiguousarray(x.reshape(-1, x.shape[-1]) if x.ndim >= 1 else x.reshape(1, 1))
     out = np.empty_like(flat)
     kernel(flat, s, out)
     return out.reshape(x.shape)

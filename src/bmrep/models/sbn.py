@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import logsumexp
 
 __all__ = [
     "SigmoidBeliefNetwork",
@@ -35,7 +34,7 @@ def _softplus(x: np.ndarray) -> np.ndarray:
     return np.logaddexp(0.0, x)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SigmoidBeliefNetwork:
     """A sigmoid belief network: edges (child, parent), edge weights, biases.
 
@@ -157,7 +156,9 @@ class SigmoidBeliefNetwork:
             s = np.empty((len(v), len(codes), self.n_units))
             s[:, :, vis] = v[:, None, :]
             s[:, :, hid] = hstates[None, :, :]
-            out[a : a + chunk] = logsumexp(self.log_joint(s), axis=1)
+            lj = self.log_joint(s)
+            m = lj.max(axis=1, keepdims=True)
+            out[a : a + chunk] = m[:, 0] + np.log(np.exp(lj - m).sum(axis=1))
         return out
 
 

@@ -8,227 +8,388 @@ pre-activation. The unit's log-odds of being on is
 
     x = beta_chain * (field + bias) + (1 - beta_chain) * base_field
 
-(the tempered family of Carlson et al. 2016, eq. 2) and the unit
+(the tempered family of Carlson et al. 2016, eq. 2) and, with one uniform
+u in [0, 1) per unit drawn from the chain's own stream, the unit
 
-* Gibbs (mode 0): is set to 1 with probability sigmoid(x);
+* Gibbs (mode 0): becomes 1 iff u < sigmoid(x);
 * flip-the-state (mode 1, Brügge et al. 2013, Def. 1 and sec. 3.1): changes
-  state with probability min(1, p(other) / p(current)) = min(1, exp(d)),
-  d = x if the unit is 0 else -x, and with probability 1/2 when both states
-  are equally probable (d == 0);
-* blend (mode 2): changes state with probability
-  alpha * T_flip + (1 - alpha) * G_flip, G_flip = sigmoid(d) = p(other).
+  state iff u < q_T, q_T = min(1, p(other)/p(current)) = exp(min(d, 0)) with
+  d = x if the unit is 0 else -x, and q_T = 1/2 when d == 0 (equal
+  probabilities);
+* blend (mode 2): changes state iff u < alpha q_T + (1 - alpha) q_G with
+  q_G = sigmoid(d) = p(other).
 
-Each chain draws only from its own ``bitgen_t`` (numpy's BitGenerator C API),
-in unit order, so the result does not depend on which thread runs the chain.
-Flip-the-state draws no number for deterministic flips (d > 0). Sigmoids are
-computed from exp(-|x|), so no input overflows.
+Every unit consumes exactly one uniform (flip-the-state too, although its
+flips from the less probable state are deterministic), in unit order, from
+its chain's ``bitgen_t`` (numpy's BitGenerator C API), so a chain's path does
+not depend on which thread runs it. float64 uniforms have 53 random bits,
+float32 ones 24.
+
+A row is updated in two passes: the uniforms (sequential generator calls,
+into a per-thread buffer), then the log-odds and the decision, fused,
+branch-free and vectorised (AVX-512/AVX2 clones picked at load time): exp is a Cephes-style
+range reduction + rational approximation (about 1 ulp, same bits on every
+x86-64, no FMA) of a non-positive argument, so no input overflows; arguments
+below the smallest normal exponent give exactly 0, as libm's exp does.
 
 Dense products go to BLAS (scipy.linalg.cython_blas ?gemm) inside the same
 GIL-free loop, so ``n_sweeps`` sweeps cost one Python call.
 """
 
-from cython.parallel cimport prange
-from libc.math cimport exp, expf
+cimport numpy as cnp
+from cython.parallel cimport prange, threadid
 from libc.stdint cimport uint64_t, uintptr_t
+from libc.stdlib cimport calloc, free
 from numpy.random cimport bitgen_t
 from scipy.linalg.cython_blas cimport dgemm, sgemm
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #include <math.h>
+    #include "numpy/random/bitgen.h"
+
+    /* Comparisons are if-converted (and the loops vectorised) only without
+       trapping math; no result changes. An AVX2 clone is picked at load time
+       where available: without FMA (-ffp-contract=off) it computes the same
+       bits as the SSE2 default. */
+    #pragma GCC push_options
+    #pragma GCC optimize ("no-trapping-math")
+
+    /* exp(x) for x <= 0 (Cephes exp / expf: n = round(x / ln 2), r = x - n ln 2,
+       rational (double) or polynomial (float) approximation of exp(r), times 2^n
+       built in the exponent bits). Branch-free so loops over it vectorise. */
+    static inline double bm_expn_d(double x) {
+        const double magic = 6755399441055744.0;             /* 1.5 * 2^52 */
+        double xc = x < -708.0 ? -708.0 : x;
+        double t = xc * 1.4426950408889634 + magic;          /* low bits hold round(x/ln2) */
+        double n = t - magic;
+        double r = xc - n * 6.93145751953125e-1;
+        r = r - n * 1.42860682030941723212e-6;
+        double rr = r * r;
+        double px = r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) * rr
+                         + 9.99999999999999999910e-1);
+        double qx = ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr
+                     + 2.27265548208155028766e-1) * rr + 2.00000000000000000009e0;
+        double e = 1.0 + 2.0 * px / (qx - px);
+        int64_t ti; memcpy(&ti, &t, 8);
+        uint64_t sb = (uint64_t)(ti - (int64_t)0x4338000000000000LL + 1023) << 52;
+        double scale; memcpy(&scale, &sb, 8);
+        e = e * scale;
+        return x < -708.0 ? 0.0 : e;
+    }
+
+    static inline float bm_expn_f(float x) {
+        const float magic = 12582912.0f;                     /* 1.5 * 2^23 */
+        float xc = x < -87.0f ? -87.0f : x;
+        float t = xc * 1.44269504088896341f + magic;
+        float n = t - magic;
+        float r = xc - n * 0.693359375f;
+        r = r - n * -2.12194440e-4f;
+        float z = r * r;
+        float e = (((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
+                     + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f) * z + r + 1.0f;
+        int32_t ti; memcpy(&ti, &t, 4);
+        uint32_t sb = (uint32_t)(ti - (int32_t)0x4B400000 + 127) << 23;
+        float scale; memcpy(&scale, &sb, 4);
+        e = e * scale;
+        return x < -87.0f ? 0.0f : e;
+    }
+
+    static inline double bm_uniform_d(bitgen_t *g) { return g->next_double(g->state); }
+    static inline float bm_uniform_f(bitgen_t *g) {
+        return (float)(g->next_uint32(g->state) >> 8) * (1.0f / 16777216.0f);
+    }
+
+    /* One row: u ~ U[0,1) per unit, then, fused and vectorised,
+       x = beta (field + bias) + (1 - beta) base and the decision.
+       ``zeros`` (n zeros) stands in for a missing bias or base. */
+    #define BM_DEFINE_ROW(T, SFX)                                                         \\
+    __attribute__((target_clones("avx512f", "avx2", "default")))                          \\
+    static void bm_update_row_##SFX(T *s, const T *field, const T *bias, const T *base,   \\
+                                    T beta, Py_ssize_t n, int mode, T alpha, bitgen_t *g, \\
+                                    const T *zeros, T *u) {                               \\
+        const T one = 1, zero = 0, half = 0.5, omb = one - beta;                          \\
+        Py_ssize_t i;                                                                     \\
+        if (!bias) bias = zeros;                                                          \\
+        if (!base) base = zeros;                                                          \\
+        for (i = 0; i < n; i++) u[i] = bm_uniform_##SFX(g);                               \\
+        if (mode == 0) {                                                                  \\
+            _Pragma("omp simd")                                                           \\
+            for (i = 0; i < n; i++) {                                                     \\
+                T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \\
+                T e = bm_expn_##SFX(xi >= zero ? -xi : xi);                               \\
+                T num = xi >= zero ? one : e;       /* sigmoid(x) = num / (1 + e) */      \\
+                s[i] = u[i] * (one + e) < num ? one : zero;                               \\
+            }                                                                             \\
+        } else if (mode == 1) {                                                           \\
+            _Pragma("omp simd")                                                           \\
+            for (i = 0; i < n; i++) {                                                     \\
+                T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \\
+                T si = s[i];                                                              \\
+                T d = si == zero ? xi : -xi;                                              \\
+                T q = bm_expn_##SFX(d < zero ? d : zero);                                 \\
+                q = d == zero ? half : q;                                                 \\
+                s[i] = u[i] < q ? one - si : si;                                          \\
+            }                                                                             \\
+        } else {                                                                          \\
+            _Pragma("omp simd")                                                           \\
+            for (i = 0; i < n; i++) {                                                     \\
+                T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \\
+                T si = s[i];                                                              \\
+                T d = si == zero ? xi : -xi;                                              \\
+                T e = bm_expn_##SFX(d > zero ? -d : d);                                   \\
+                T qt = d > zero ? one : (d == zero ? half : e);                           \\
+                T qg = (d > zero ? one : e) / (one + e);                                  \\
+                T q = alpha * qt + (one - alpha) * qg;                                    \\
+                s[i] = u[i] < q ? one - si : si;                                          \\
+            }                                                                             \\
+        }                                                                                 \\
+    }
+    BM_DEFINE_ROW(double, d)
+    BM_DEFINE_ROW(float, f)
+    #pragma GCC pop_options
+    """
+    double bm_expn_d(double x) noexcept nogil
+    float bm_expn_f(float x) noexcept nogil
+    void bm_update_row_d(double* s, const double* field, const double* bias, const double* base,
+                         double beta, Py_ssize_t n, int mode, double alpha, bitgen_t* g,
+                         const double* zeros, double* u) noexcept nogil
+    void bm_update_row_f(float* s, const float* field, const float* bias, const float* base,
+                         float beta, Py_ssize_t n, int mode, float alpha, bitgen_t* g,
+                         const float* zeros, float* u) noexcept nogil
+
 
 ctypedef fused floating:
     float
     double
 
-cdef enum:
-    MODE_GIBBS = 0
-    MODE_FLIP = 1
-    MODE_BLEND = 2
 
-
-cdef inline float _uniform_f(bitgen_t* g) noexcept nogil:
-    # 24 random bits -> [0, 1) exactly representable in float32
-    return <float>(g.next_uint32(g.state) >> 8) * (1.0 / 16777216.0)
-
-
-cdef inline floating _exp(floating x) noexcept nogil:
-    if floating is float:
-        return expf(x)
+cdef inline void _update_row(floating* s, const floating* field, const floating* bias, const floating* base,
+                             floating beta, Py_ssize_t n, int mode, floating alpha, bitgen_t* g,
+                             const floating* zeros, floating* u) noexcept nogil:
+    if floating is double:
+        bm_update_row_d(s, field, bias, base, beta, n, mode, alpha, g, zeros, u)
     else:
-        return exp(x)
+        bm_update_row_f(s, field, bias, base, beta, n, mode, alpha, g, zeros, u)
 
 
-cdef inline floating _draw(bitgen_t* g, floating like) noexcept nogil:
-    if floating is float:
-        return _uniform_f(g)
-    else:
-        return g.next_double(g.state)
-
-
-cdef inline void _update_row(
-    floating* s,
+cdef void _update_layer(
+    floating* state,
     const floating* field,
     const floating* bias,
     const floating* base,
-    floating beta,
+    const floating* betas,
+    const uint64_t* ptrs,
+    Py_ssize_t nc,
     Py_ssize_t n,
     int mode,
     floating alpha,
-    bitgen_t* g,
-) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef floating x, e, u, d, q, qg
-    cdef floating one = 1
-    cdef floating zero = 0
-    cdef floating half = 0.5
-    cdef floating omb = one - beta
-    for i in range(n):
-        x = field[i]
-        if bias != NULL:
-            x = x + bias[i]
-        x = beta * x
-        if base != NULL:
-            x = x + omb * base[i]
-        if mode == MODE_GIBBS:
-            u = _draw(g, x)
-            if x >= zero:
-                e = _exp(-x)
-                s[i] = one if u * (one + e) < one else zero
-            else:
-                e = _exp(x)
-                s[i] = one if u * (one + e) < e else zero
-        else:
-            # d: log-odds of the other state against the current one
-            d = x if s[i] == zero else -x
-            if mode == MODE_FLIP:
-                if d > zero:
-                    s[i] = one - s[i]
-                else:
-                    u = _draw(g, x)
-                    if d == zero:
-                        if u < half:
-                            s[i] = one - s[i]
-                    elif u < _exp(d):
-                        s[i] = one - s[i]
-            else:
-                if d > zero:
-                    e = _exp(-d)
-                    qg = one / (one + e)
-                    q = one
-                elif d == zero:
-                    qg = half
-                    q = half
-                else:
-                    e = _exp(d)
-                    qg = e / (one + e)
-                    q = e
-                q = alpha * q + (one - alpha) * qg
-                u = _draw(g, x)
-                if u < q:
-                    s[i] = one - s[i]
-
-
-cdef inline void _update_layer(
-    floating[:, ::1] state,
-    floating[:, ::1] field,
-    const floating* bias,
-    const floating* base,
-    const floating[::1] betas,
-    const uint64_t[::1] ptrs,
-    int mode,
-    floating alpha,
     int n_threads,
+    floating* scratch,
+    Py_ssize_t stride,
 ) noexcept nogil:
-    cdef Py_ssize_t ch, nc = state.shape[0], n = state.shape[1]
-    if n == 0:
+    """Rows of ``state`` and ``field`` are contiguous (n values); ``betas`` may be
+    NULL (all 1); ``scratch`` holds ``2 * stride`` values per thread, the
+    first ``stride`` of them zeros."""
+    cdef Py_ssize_t ch
+    cdef floating* buf
+    cdef floating one = 1
+    if n == 0 or nc == 0:
         return
     if n_threads <= 1:
         for ch in range(nc):
-            _update_row(&state[ch, 0], &field[ch, 0], bias, base, betas[ch], n, mode, alpha,
-                        <bitgen_t*> <uintptr_t> ptrs[ch])
+            _update_row(state + ch * n, field + ch * n, bias, base, betas[ch] if betas != NULL else one,
+                        n, mode, alpha, <bitgen_t*> <uintptr_t> ptrs[ch], scratch, scratch + stride)
     else:
         for ch in prange(nc, nogil=True, num_threads=n_threads, schedule="static"):
-            _update_row(&state[ch, 0], &field[ch, 0], bias, base, betas[ch], n, mode, alpha,
-                        <bitgen_t*> <uintptr_t> ptrs[ch])
+            buf = scratch + 2 * stride * threadid()
+            _update_row(state + ch * n, field + ch * n, bias, base, betas[ch] if betas != NULL else one,
+                        n, mode, alpha, <bitgen_t*> <uintptr_t> ptrs[ch], buf, buf + stride)
 
 
-cdef inline void _gemm_hidden(floating[:, ::1] W, floating[:, ::1] v, floating[:, ::1] fh) noexcept nogil:
+cdef inline void _gemm_hidden(const floating* W, const floating* v, floating* fh,
+                              int nv, int nh, int nc) noexcept nogil:
     # row-major fh (nc, nh) = v (nc, nv) @ W (nv, nh); in column-major terms fh^T = W^T v^T
-    cdef int m = W.shape[1], n = v.shape[0], k = W.shape[0]
-    cdef int lda = m, ldb = k, ldc = m
     cdef char* tn = b"N"
     cdef floating one = 1, zero = 0
     if floating is double:
-        dgemm(tn, tn, &m, &n, &k, &one, &W[0, 0], &lda, &v[0, 0], &ldb, &zero, &fh[0, 0], &ldc)
+        dgemm(tn, tn, &nh, &nc, &nv, &one, <double*> W, &nh, <double*> v, &nv, &zero, fh, &nh)
     else:
-        sgemm(tn, tn, &m, &n, &k, &one, &W[0, 0], &lda, &v[0, 0], &ldb, &zero, &fh[0, 0], &ldc)
+        sgemm(tn, tn, &nh, &nc, &nv, &one, <float*> W, &nh, <float*> v, &nv, &zero, fh, &nh)
 
 
-cdef inline void _gemm_visible(floating[:, ::1] W, floating[:, ::1] h, floating[:, ::1] fv) noexcept nogil:
+cdef inline void _gemm_visible(const floating* W, const floating* h, floating* fv,
+                               int nv, int nh, int nc) noexcept nogil:
     # row-major fv (nc, nv) = h (nc, nh) @ W.T; column-major fv^T = W h^T, W row-major = (W^T) col-major
-    cdef int m = W.shape[0], n = h.shape[0], k = W.shape[1]
-    cdef int lda = k, ldb = k, ldc = m
     cdef char* tt = b"T"
     cdef char* tn = b"N"
     cdef floating one = 1, zero = 0
     if floating is double:
-        dgemm(tt, tn, &m, &n, &k, &one, &W[0, 0], &lda, &h[0, 0], &ldb, &zero, &fv[0, 0], &ldc)
+        dgemm(tt, tn, &nv, &nc, &nh, &one, <double*> W, &nh, <double*> h, &nh, &zero, fv, &nv)
     else:
-        sgemm(tt, tn, &m, &n, &k, &one, &W[0, 0], &lda, &h[0, 0], &ldb, &zero, &fv[0, 0], &ldc)
+        sgemm(tt, tn, &nv, &nc, &nh, &one, <float*> W, &nh, <float*> h, &nh, &zero, fv, &nv)
 
 
-def update_layer(
-    floating[:, ::1] state,
-    floating[:, ::1] field,
-    const floating[::1] bias,
-    const floating[::1] base,
-    const floating[::1] betas,
-    const uint64_t[::1] ptrs,
-    int mode,
-    double alpha,
-    int n_threads,
-):
+cdef void _sweeps(const floating* W, const floating* b, const floating* c, floating* v, floating* h,
+                  const floating* betas, const floating* base, const uint64_t* ptrs,
+                  Py_ssize_t nc, Py_ssize_t nv, Py_ssize_t nh, int n_sweeps, int mode, floating alpha,
+                  int n_threads, floating* work) noexcept nogil:
+    """``work`` holds nc*nh + nc*nv + 2*max(nv, nh)*n_threads values."""
+    cdef floating* fh = work
+    cdef floating* fv = work + nc * nh
+    cdef floating* scratch = fv + nc * nv
+    cdef Py_ssize_t stride = nv if nv > nh else nh
+    cdef int s
+    for s in range(n_sweeps):
+        _gemm_hidden(W, v, fh, <int> nv, <int> nh, <int> nc)
+        _update_layer(h, fh, c, <const floating*> NULL, betas, ptrs, nc, nh, mode, alpha, n_threads, scratch, stride)
+        _gemm_visible(W, h, fv, <int> nv, <int> nh, <int> nc)
+        _update_layer(v, fv, b, base, betas, ptrs, nc, nv, mode, alpha, n_threads, scratch, stride)
+
+
+# ----------------------------------------------------------------- checks --
+cdef inline bint _is_c_array(object a, int typenum, int ndim):
+    return (type(a) is cnp.ndarray
+            and cnp.PyArray_TYPE(<cnp.ndarray> a) == typenum
+            and cnp.PyArray_NDIM(<cnp.ndarray> a) == ndim
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray> a))
+
+
+cdef void* _array(object a, str name, int typenum, Py_ssize_t n0, Py_ssize_t n1, bint writeable) except NULL:
+    """Data pointer of a C-contiguous array of the given type and shape (n1 < 0: 1-d)."""
+    cdef int ndim = 1 if n1 < 0 else 2
+    cdef cnp.ndarray arr
+    if not _is_c_array(a, typenum, ndim):
+        raise ValueError(
+            f"{name} must be a C-contiguous {ndim}-d numpy array of dtype "
+            f"{cnp.PyArray_DescrFromType(typenum)}, got {type(a).__name__} "
+            f"{getattr(a, 'dtype', '')} {getattr(a, 'shape', '')}")
+    arr = <cnp.ndarray> a
+    if cnp.PyArray_DIM(arr, 0) != n0 or (ndim == 2 and cnp.PyArray_DIM(arr, 1) != n1):
+        want = f"({n0},)" if ndim == 1 else f"({n0}, {n1})"
+        raise ValueError(f"{name} must have shape {want}, got {a.shape}")
+    if writeable and not cnp.PyArray_ISWRITEABLE(arr):
+        raise ValueError(f"{name} must be writeable")
+    return cnp.PyArray_DATA(arr)
+
+
+cdef void* _optional(object a, str name, int typenum, Py_ssize_t n) except? NULL:
+    if a is None:
+        return NULL
+    return _array(a, name, typenum, n, -1, False)
+
+
+cdef int _typenum(object state) except -1:
+    if type(state) is cnp.ndarray:
+        t = cnp.PyArray_TYPE(<cnp.ndarray> state)
+        if t == cnp.NPY_DOUBLE or t == cnp.NPY_FLOAT:
+            return t
+    raise TypeError(f"states must be float64 or float32 numpy arrays, got {getattr(state, 'dtype', type(state))}")
+
+
+# ------------------------------------------------------------- interface --
+def update_layer(state, field, bias, base, betas, ptrs, int mode, double alpha, int n_threads):
     """Update ``state`` (n_chains, n_units) in place given the pre-activation ``field``.
 
-    ``bias`` and ``base`` are (n_units,) or empty (none); ``betas`` (n_chains,);
-    ``ptrs`` the chains' bitgen_t addresses. Shapes are checked by the caller.
+    ``bias`` and ``base`` are (n_units,) arrays or None; ``betas`` (n_chains,)
+    or None (all 1); ``ptrs`` (n_chains,) uint64 the chains' bitgen_t
+    addresses. All arrays share the dtype of ``state`` (float64 or float32).
     """
-    cdef const floating* bp = NULL
-    cdef const floating* ap = NULL
-    if bias.shape[0] > 0:
-        bp = &bias[0]
-    if base.shape[0] > 0:
-        ap = &base[0]
+    cdef int t = _typenum(state)
+    cdef Py_ssize_t nc, n
+    cdef void* sp
+    if cnp.PyArray_NDIM(<cnp.ndarray> state) != 2:
+        raise ValueError(f"state must be 2-d (n_chains, n_units), got shape {state.shape}")
+    nc, n = state.shape[0], state.shape[1]
+    sp = _array(state, "state", t, nc, n, True)
+    cdef void* fp = _array(field, "field", t, nc, n, False)
+    cdef void* bp = _optional(bias, "bias", t, n)
+    cdef void* ap = _optional(base, "base_field", t, n)
+    cdef void* tp = _optional(betas, "betas", t, nc)
+    cdef uint64_t* pp = <uint64_t*> _array(ptrs, "stream pointers", cnp.NPY_UINT64, nc, -1, False)
+    cdef int nt = n_threads if n_threads > 1 else 1
+    cdef void* scratch = calloc(2 * n * nt + 1, 8 if t == cnp.NPY_DOUBLE else 4)
+    if scratch == NULL:
+        raise MemoryError()
     with nogil:
-        _update_layer(state, field, bp, ap, betas, ptrs, mode, <floating> alpha, n_threads)
+        if t == cnp.NPY_DOUBLE:
+            _update_layer(<double*> sp, <double*> fp, <double*> bp, <double*> ap, <double*> tp, pp, nc, n,
+                          mode, <double> alpha, nt, <double*> scratch, n)
+        else:
+            _update_layer(<float*> sp, <float*> fp, <float*> bp, <float*> ap, <float*> tp, pp, nc, n,
+                          mode, <float> alpha, nt, <float*> scratch, n)
+    free(scratch)
 
 
-def rbm_sweeps(
-    floating[:, ::1] W,
-    const floating[::1] b,
-    const floating[::1] c,
-    floating[:, ::1] v,
-    floating[:, ::1] h,
-    floating[:, ::1] fh,
-    floating[:, ::1] fv,
-    const floating[::1] betas,
-    const floating[::1] base,
-    const uint64_t[::1] ptrs,
-    int n_sweeps,
-    int mode,
-    double alpha,
-    int n_threads,
-):
-    """``n_sweeps`` RBM sweeps (hidden layer, then visible layer) in place.
+def rbm_sweeps(W, b, c, v, h, betas, base, ptrs, int n_sweeps, int mode, double alpha, int n_threads):
+    """``n_sweeps`` RBM sweeps (hidden layer, then visible layer) of the chains
+    ``v`` (n_chains, n_visible) and ``h`` (n_chains, n_hidden), in place.
 
-    ``fh`` (n_chains, n_hidden) and ``fv`` (n_chains, n_visible) are scratch
-    buffers. ``base`` is the visible base-rate bias (n_visible,) or empty.
+    ``W, b, c`` share the dtype of ``v`` and ``h``; ``betas`` (n_chains,) or
+    None; ``base`` the visible base-rate bias (n_visible,) or None; ``ptrs``
+    (n_chains,) uint64 bitgen_t addresses. Products go to ?gemm, the whole
+    loop runs without the GIL.
     """
-    cdef const floating* ap = NULL
+    cdef int t = _typenum(v)
+    cdef Py_ssize_t nc, nv, nh
+    if cnp.PyArray_NDIM(<cnp.ndarray> v) != 2 or type(W) is not cnp.ndarray or cnp.PyArray_NDIM(<cnp.ndarray> W) != 2:
+        raise ValueError("v and W must be 2-d arrays")
+    nc, nv, nh = v.shape[0], W.shape[0], W.shape[1]
+    cdef void* Wp = _array(W, "W", t, nv, nh, False)
+    cdef void* bp = _array(b, "b", t, nv, -1, False)
+    cdef void* cp = _array(c, "c", t, nh, -1, False)
+    cdef void* vp = _array(v, "v", t, nc, nv, True)
+    cdef void* hp = _array(h, "h", t, nc, nh, True)
+    cdef void* tp = _optional(betas, "betas", t, nc)
+    cdef void* ap = _optional(base, "base_bias", t, nv)
+    cdef uint64_t* pp = <uint64_t*> _array(ptrs, "stream pointers", cnp.NPY_UINT64, nc, -1, False)
+    if n_sweeps < 0:
+        raise ValueError(f"n_sweeps must be >= 0, got {n_sweeps}")
+    cdef int nt = n_threads if n_threads > 1 else 1
+    cdef Py_ssize_t n_work = nc * nh + nc * nv + 2 * (nv if nv > nh else nh) * nt
+    cdef void* work = calloc(n_work + 1, 8 if t == cnp.NPY_DOUBLE else 4)
+    if work == NULL:
+        raise MemoryError()
+    with nogil:
+        if t == cnp.NPY_DOUBLE:
+            _sweeps(<double*> Wp, <double*> bp, <double*> cp, <double*> vp, <double*> hp, <double*> tp,
+                    <double*> ap, pp, nc, nv, nh, n_sweeps, mode, <double> alpha, nt, <double*> work)
+        else:
+            _sweeps(<float*> Wp, <float*> bp, <float*> cp, <float*> vp, <float*> hp, <float*> tp,
+                    <float*> ap, pp, nc, nv, nh, n_sweeps, mode, <float> alpha, nt, <float*> work)
+    free(work)
+
+
+def rbm_products(W, v, h, fh, fv, int n_repeats):
+    """The two products of a sweep (``v @ W`` and ``h @ W.T``) through the same
+    ?gemm calls as :func:`rbm_sweeps`, ``n_repeats`` times (for benchmarks)."""
+    cdef int t = _typenum(v)
+    cdef Py_ssize_t nc = v.shape[0], nv = W.shape[0], nh = W.shape[1]
+    cdef void* Wp = _array(W, "W", t, nv, nh, False)
+    cdef void* vp = _array(v, "v", t, nc, nv, False)
+    cdef void* hp = _array(h, "h", t, nc, nh, False)
+    cdef void* fhp = _array(fh, "fh", t, nc, nh, True)
+    cdef void* fvp = _array(fv, "fv", t, nc, nv, True)
     cdef int s
-    cdef floating a = <floating> alpha
-    if base.shape[0] > 0:
-        ap = &base[0]
     with nogil:
-        for s in range(n_sweeps):
-            _gemm_hidden(W, v, fh)
-            _update_layer(h, fh, &c[0], <const floating*> NULL, betas, ptrs, mode, a, n_threads)
-            _gemm_visible(W, h, fv)
-            _update_layer(v, fv, &b[0], ap, betas, ptrs, mode, a, n_threads)
+        for s in range(n_repeats):
+            if t == cnp.NPY_DOUBLE:
+                _gemm_hidden(<double*> Wp, <double*> vp, <double*> fhp, <int> nv, <int> nh, <int> nc)
+                _gemm_visible(<double*> Wp, <double*> hp, <double*> fvp, <int> nv, <int> nh, <int> nc)
+            else:
+                _gemm_hidden(<float*> Wp, <float*> vp, <float*> fhp, <int> nv, <int> nh, <int> nc)
+                _gemm_visible(<float*> Wp, <float*> hp, <float*> fvp, <int> nv, <int> nh, <int> nc)
+
+
+def exp_nonpositive(floating[::1] x, floating[::1] out):
+    """The kernels' exp of non-positive arguments, exposed for tests."""
+    cdef Py_ssize_t i
+    for i in range(x.shape[0]):
+        if floating is double:
+            out[i] = bm_expn_d(x[i])
+        else:
+            out[i] = bm_expn_f(x[i])

@@ -33,11 +33,11 @@ from bmrep.sampling import _kernels
 from bmrep.sampling.streams import ChainStreams
 
 _MODE_GIBBS, _MODE_FLIP, _MODE_BLEND = 0, 1, 2
-_EMPTY = {np.dtype(np.float64): np.empty(0, np.float64), np.dtype(np.float32): np.empty(0, np.float32)}
+_FLOATS = (np.dtype(np.float64), np.dtype(np.float32))
 
 
 def _check_state(name: str, x, n_chains: int | None = None) -> np.ndarray:
-    if not isinstance(x, np.ndarray) or x.dtype not in _EMPTY:
+    if not isinstance(x, np.ndarray) or x.dtype not in _FLOATS:
         raise TypeError(f"{name} must be a float64 or float32 numpy array, got {getattr(x, 'dtype', type(x))}")
     if x.ndim != 2:
         raise ValueError(f"{name} must be 2-d (n_chains, n_units), got shape {x.shape}")
@@ -48,9 +48,9 @@ def _check_state(name: str, x, n_chains: int | None = None) -> np.ndarray:
     return x
 
 
-def _betas(betas, n_chains: int, dtype) -> np.ndarray:
+def _betas(betas, n_chains: int, dtype):
     if betas is None:
-        return np.ones(n_chains, dtype=dtype)
+        return None
     betas = np.ascontiguousarray(betas, dtype=dtype)
     if betas.ndim == 0:
         betas = np.full(n_chains, betas, dtype=dtype)
@@ -61,9 +61,9 @@ def _betas(betas, n_chains: int, dtype) -> np.ndarray:
     return betas
 
 
-def _vector(name: str, a, n: int, dtype) -> np.ndarray:
+def _vector(name: str, a, n: int, dtype):
     if a is None:
-        return _EMPTY[np.dtype(dtype)]
+        return None
     a = np.ascontiguousarray(a, dtype=dtype)
     if a.shape != (n,):
         raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
@@ -114,7 +114,7 @@ class Operator:
         _kernels.update_layer(
             state,
             field,
-            _EMPTY[state.dtype],
+            None,
             _vector("base_field", base_field, n, state.dtype),
             _betas(betas, nc, state.dtype),
             _streams(streams, nc),
@@ -159,18 +159,17 @@ class Operator:
         -------
         (v, h), the same arrays.
         """
-        v = _check_state("v", v)
-        nc = v.shape[0]
-        h = _check_state("h", h, nc)
-        if h.dtype != v.dtype:
-            raise TypeError(f"v and h must have the same dtype, got {v.dtype} and {h.dtype}")
-        if v.shape[1] != rbm.n_visible or h.shape[1] != rbm.n_hidden:
+        # shapes, dtypes and contiguity are checked by the kernel (cheaply, in C)
+        dt = getattr(v, "dtype", None)
+        if dt not in _FLOATS:
+            raise TypeError(f"v must be a float64 or float32 numpy array, got {dt}")
+        nc = v.shape[0] if v.ndim == 2 else -1
+        if v.shape[-1] != rbm.n_visible or getattr(h, "shape", (0,))[-1] != rbm.n_hidden:
             raise ValueError(
-                f"states of shape {v.shape}, {h.shape} do not fit an RBM {rbm.n_visible}x{rbm.n_hidden}"
+                f"states of shape {v.shape}, {getattr(h, 'shape', None)} do not fit an RBM {rbm.n_visible}x{rbm.n_hidden}"
             )
         if n_sweeps < 0:
             raise ValueError(f"n_sweeps must be >= 0, got {n_sweeps}")
-        dt = v.dtype
         r = rbm.astype(dt)
         _kernels.rbm_sweeps(
             r.W,
@@ -178,10 +177,8 @@ class Operator:
             r.c,
             v,
             h,
-            np.empty_like(h),
-            np.empty_like(v),
-            _betas(betas, nc, dt),
-            _vector("base_bias", base_bias, rbm.n_visible, dt),
+            None if betas is None else _betas(betas, nc, dt),
+            None if base_bias is None else _vector("base_bias", base_bias, rbm.n_visible, dt),
             _streams(streams, nc),
             int(n_sweeps),
             self._mode,

@@ -1,0 +1,81 @@
+"""Figures of Salakhutdinov (2010): Figure 2 and the three panels of Figure 4."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .style import finish, use_style
+
+COLORS = {"Gibbs": "tab:blue", "FPCD": "tab:red", "Wang-Landau": "black", "SAP": "tab:blue",
+          "Trans-SAP": "tab:green", "CAST": "black"}
+
+
+def plot_fig2(traj: pd.DataFrame, path, caption_text: str) -> None:
+    """Partition index vs number of Gibbs updates (Figure 2)."""
+    use_style()
+    fig, ax = plt.subplots(figsize=(5.5, 3.0))
+    offsets = {"Gibbs": -0.08, "FPCD": 0.08, "Wang-Landau": 0.0}
+    for name in ("Gibbs", "FPCD", "Wang-Landau"):
+        ax.step(traj["update"], traj[name] + offsets[name], where="post", color=COLORS[name], label=name,
+                lw=1.2 if name != "Wang-Landau" else 1.0)
+    ax.set_yticks([1, 2, 3, 4], ["X1", "X2", "X3", "X4"])
+    ax.set_ylim(0.5, 4.5)
+    ax.set_xlabel("Number of Gibbs updates")
+    ax.set_ylabel("Partition")
+    ax.set_title("Mixing on the two-node MRF (Salakhutdinov 2010, Fig. 2)")
+    ax.legend(loc="center right")
+    finish(fig, path, caption_text)
+
+
+def plot_bound_curves(curves: pd.DataFrame, path, caption_text: str) -> None:
+    """Lower bound on the training log-likelihood vs parameter updates (Figure 4, right)."""
+    use_style()
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    for alg, df in curves.groupby("algorithm", sort=False):
+        df = df.sort_values("update")
+        ax.errorbar(df["update"], df["train_bound"], yerr=df["log_z_stderr"], marker="o", ms=3, capsize=2,
+                    color=COLORS.get(alg), label=alg)
+    ax.set_xlabel("Number of parameter updates")
+    ax.set_ylabel("Lower bound on log-likelihood (nats)")
+    ax.set_title("Training bound during learning (Fig. 4, right)")
+    ax.legend()
+    finish(fig, path, caption_text)
+
+
+def _grid(images: np.ndarray, side: int) -> np.ndarray:
+    """(rows, cols, D) images -> one mosaic with a 1-pixel gap."""
+    r, c, _ = images.shape
+    out = np.zeros((r * (side + 1) - 1, c * (side + 1) - 1))
+    for i in range(r):
+        for j in range(c):
+            out[i * (side + 1):i * (side + 1) + side, j * (side + 1):j * (side + 1) + side] = images[i, j].reshape(side, side)
+    return out
+
+
+def plot_samples(gibbs: np.ndarray, ast: np.ndarray, path, caption_text: str, gap: int) -> None:
+    """Gibbs vs adaptive-ST samples, chains by row, time by column (Figure 4, left)."""
+    use_style()
+    side = int(round(np.sqrt(gibbs.shape[-1])))
+    fig, axes = plt.subplots(1, 2, figsize=(8, 4.2))
+    for ax, imgs, title in ((axes[0], gibbs, "Gibbs sampler"), (axes[1], ast, "Adaptive simulated tempering")):
+        ax.imshow(_grid(imgs, side), cmap="gray_r", vmin=0, vmax=1, interpolation="nearest")
+        ax.set_title(title)
+        ax.set_xlabel(f"columns {gap} Gibbs updates apart")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.grid(False)
+    finish(fig, path, caption_text)
+
+
+def plot_temperature(k_trace: np.ndarray, n_betas: int, path, caption_text: str) -> None:
+    """Temperature index of one adaptive-ST particle (Figure 4, middle); level 1 is beta = 1."""
+    use_style()
+    fig, ax = plt.subplots(figsize=(5.0, 3.0))
+    ax.plot(np.arange(1, k_trace.size + 1), k_trace + 1, color="black", lw=0.8)
+    ax.set_ylim(0, n_betas + 1)
+    ax.set_xlabel("Number of Gibbs updates")
+    ax.set_ylabel("Temperature level k")
+    ax.set_title("Adaptive simulated tempering: one particle (Fig. 4, middle)")
+    finish(fig, path, caption_text)

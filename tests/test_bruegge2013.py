@@ -1,0 +1,161 @@
+"""Brügge et al. (2013): exact properties of G, T and the blend, and the paper's table/claim code."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from bmrep.estimators.exact import joint_probabilities
+from bmrep.experiments import bruegge2013 as B
+from bmrep.models.rbm import RBM, sigmoid
+from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
+from bmrep.sampling.transition_matrix import slem, sweep_transition_matrix
+from bmrep.seeds import rng
+
+OPS = [Gibbs(), FlipTheState(), Blend(0.3), Blend(0.7)]
+
+
+def random_rbm(n, m, c, key):
+    g = rng(2013, "test_bruegge2013", key)
+    return RBM(g.uniform(-c, c, (n, m)), g.normal(0, 1, n), g.normal(0, 1, m))
+
+
+def is_primitive(P):
+    """P^k > 0 for k = (N-1)^2 + 1 (Wielandt): irreducible and aperiodic."""
+    N = len(P)
+    A = (P > 0).astype(np.int64)
+    R = A.copy()
+    k, target = 1, (N - 1) ** 2 + 1
+    while k < target:  # repeated squaring of the boolean pattern: A^(2k)
+        R = ((R @ R) > 0).astype(np.int64)
+        k *= 2
+    return bool(np.all(R > 0)), bool(np.all(np.linalg.matrix_power(P, 64) > 0))
+
+
+@pytest.mark.parametrize("op", OPS, ids=repr)
+@pytest.mark.parametrize("shape,c", [((2, 2), 3.0), ((3, 2), 8.0), ((2, 3), 1.0)])
+def test_operators_leave_p_invariant_exactly(op, shape, c):
+    rbm = random_rbm(*shape, c, f"inv_{shape}_{c}")
+    P = sweep_transition_matrix(rbm, op)
+    p = joint_probabilities(rbm)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-13)
+    assert np.max(np.abs(p @ P - p)) < 1e-12
+
+
+@pytest.mark.parametrize("key", range(5))
+def test_flip_the_state_is_irreducible_and_aperiodic(key):
+    """Theorems 1 and 2: some power of T is strictly positive (random 2x2 and 3x2 RBMs, large weights)."""
+    for shape in [(2, 2), (3, 2)]:
+        rbm = random_rbm(*shape, 6.0, f"ergodic_{key}_{shape}")
+        primitive, _ = is_primitive(sweep_transition_matrix(rbm, FlipTheState()))
+        assert primitive
+
+
+def test_flip_the_state_ergodic_with_exact_ties():
+    """Equal conditionals (zero field) use the 1/2 rule of Def. 1, which keeps T ergodic."""
+    rbm = RBM(np.array([[2.0, -2.0], [-2.0, 2.0]]), np.zeros(2), np.array([0.0, 0.0]))
+    P = sweep_transition_matrix(rbm, FlipTheState())
+    assert is_primitive(P)[0]
+    p = joint_probabilities(rbm)
+    assert np.max(np.abs(p @ P - p)) < 1e-12
+
+
+def test_slem_of_independent_units():
+    """Zero weights: G converges in one sweep (SLEM 0); T oscillates with factor (1 - p*)/p* (sec. 5.1)."""
+    g = rng(2013, "test_bruegge2013", "independent")
+    b, c = g.normal(0, 1.5, 2), g.normal(0, 1.5, 2)
+    rbm = RBM(np.zeros((2, 2)), b, c)
+    assert slem(sweep_transition_matrix(rbm, Gibbs())) < 1e-12
+    p_star = np.maximum(sigmoid(np.r_[b, c]), 1 - sigmoid(np.r_[b, c]))
+    expected = np.max((1 - p_star) / p_star)
+    assert abs(slem(sweep_transition_matrix(rbm, FlipTheState())) - expected) < 1e-10
+    zero = RBM(np.zeros((2, 2)), np.zeros(2), np.zeros(2))
+    assert slem(sweep_transition_matrix(zero, Gibbs())) < 1e-12
+
+
+def test_slem_study_and_fractions():
+    df = B.slem_study(2, [1, 4], 3, seed=7, blend_alpha=0.5)
+    assert len(df) == 6 and df["stationarity_error"].max() < 1e-12
+    assert ((df["slem_G"] >= 0) & (df["slem_G"] <= 1 + 1e-12)).all()
+    fr = B.slem_fractions(df)
+    manual = df.assign(b=df.slem_T < df.slem_G).groupby("c")["b"].mean().to_numpy()
+    np.testing.assert_allclose(fr["fraction_T_better"].to_numpy(), manual)
+    # the study is reproducible from its seed
+    pd.testing.assert_frame_equal(df, B.slem_study(2, [1, 4], 3, seed=7, blend_alpha=0.5))
+
+
+def test_table1_wilcoxon_and_medians():
+    g = rng(2013, "test_bruegge2013", "table1")
+    base = g.normal(-10, 1, 12)
+    rows = [{"benchmark": "bas", "algorithm": "cd", "lr": 0.05, "operator": op, "repeat": r, "max_ll": base[r] + (0.5 if op == "T" else 0) + 0.01 * g.normal()}
+            for r in range(12) for op in ("G", "T")]
+    t = B.table1(pd.DataFrame(rows)).iloc[0]
+    d = pd.DataFrame(rows).pivot(index="repeat", columns="operator", values="max_ll")
+    assert t["wilcoxon_p"] == pytest.approx(stats.wilcoxon(d["T"], d["G"]).pvalue)
+    assert t["significant"] and t["T_at_least_G"]
+    assert t["median_max_ll_T"] == pytest.approx(np.median(d["T"]))
+
+
+def test_table2_gain():
+    pc = pd.DataFrame({"benchmark": "bas", "repeat": [0, 0, 1, 1], "chain": [0, 1, 0, 1],
+                       "tau_ar_G": [4.0, 6.0, 10.0, 10.0], "tau_ar_T": [2.0, 4.0, 9.0, 9.0],
+                       "tau_int_G": 1.0, "tau_int_T": 1.0})
+    t = B.table2(pc).iloc[0]
+    assert t["tau_G"] == 7.5 and t["tau_T"] == 6.0 and t["gain_percent"] == pytest.approx(20.0)
+    assert t["rbms_with_positive_gain"] == 2
+
+
+def test_tables34_quartiles_and_censoring():
+    runs = {"modes_0p1": {"repeat": np.arange(3), "changes_G": np.array([1, 2, 3]), "changes_T": np.array([5, 6, 7]),
+                          "first_G": np.array([[1.0, np.inf, np.nan], [2.0, 3.0, 4.0], [np.inf, 5.0, 1.0]]),
+                          "first_T": np.ones((3, 3))}}
+    t3 = B.table3(runs).set_index("operator")
+    assert t3.loc["G", "median"] == 2 and t3.loc["T", "median"] == 6
+    t4 = B.table4(runs, 10).set_index("operator")
+    assert t4.loc["G", "n_starts"] == 8 and t4.loc["G", "censored"] == pytest.approx(2 / 8)
+    # sorted: 1, 1, 2, 3, 4, 5, inf, inf; inverted-CDF quantiles
+    assert (t4.loc["G", "q25"], t4.loc["G", "median"], t4.loc["G", "q75"]) == (1.0, 3.0, 5.0)
+
+
+def test_claims_are_computed_from_the_tables():
+    fr = pd.DataFrame({"size": [2, 2, 4, 4], "c": [1, 10, 1, 10], "fraction_T_better": [0.0, 0.3, 0.0, 0.9],
+                       "n_rbms": 10, "max_stationarity_error": [0, 0, 0, 2e-12]})
+    t1 = pd.DataFrame({"benchmark": ["bas"], "algorithm": ["cd"], "lr": [0.05], "n_repeats": [10],
+                       "median_max_ll_G": [-5.0], "median_max_ll_T": [-4.0], "median_diff_T_minus_G": [1.0],
+                       "wilcoxon_p": [0.01], "significant": [True], "T_at_least_G": [True]})
+    t2 = B.table2(pd.DataFrame({"benchmark": "bas", "repeat": [0], "chain": [0], "tau_ar_G": [2.0],
+                                "tau_ar_T": [3.0], "tau_int_G": [2.0], "tau_int_T": [3.0]}))
+    runs = {"modes_0p1": {"repeat": np.arange(2), "changes_G": np.array([1, 2]), "changes_T": np.array([5, 6]),
+                          "first_G": np.full((2, 2), 3.0), "first_T": np.ones((2, 2))}}
+    out = B.claims("test", fr, t1, t2, B.table3(runs), B.table4(runs, 10),
+                   curve={"benchmark": "bas", "algorithm": "cd", "lr": 0.05})
+    status = {(c.target, c.claim): c.passed for c in out}
+    assert status[("fig3_slem", "p G = p and p T = p exactly for random small RBMs")] is False  # 2e-12 > 1e-12
+    assert status[("fig3_slem", "4x4: fraction(SLEM T < SLEM G) rises with c")] is True
+    assert status[("table1", "bas CD lr 0.05: T better than G, significantly")] is True
+    assert status[("table2", "Bars and Stripes: mean gain 1 - tau_T/tau_G > 0")] is False
+    assert [c.passed for c in out if c.target in ("table3", "table4")] == [True, True]
+
+
+def test_pt_training_is_reproducible_and_learns():
+    """t-PT_k training (train_rbm_pt): identical for identical seeds; the exact log-likelihood rises on 4x4 BAS."""
+    bench = B.make_benchmark("bas", 1)
+    recipe = {"algorithm": "pt", "k": 1, "lr": 0.1, "n_updates": 1000, "n_temperatures": 3}
+    m1, u, ll = B.train(bench, recipe, "T", 0, 5, "test", eval_every=500)
+    m2, _, ll2 = B.train(bench, recipe, "T", 0, 5, "test", eval_every=500)
+    np.testing.assert_array_equal(m1.W, m2.W)
+    np.testing.assert_array_equal(ll, ll2)
+    np.testing.assert_array_equal(u, [0, 500, 1000])
+    # 1000 full-batch updates at lr 0.1 from N(0, 0.01^2) weights leave the symmetric start (-16 log 2)
+    assert ll[0] == pytest.approx(-16 * np.log(2), abs=0.01) and ll[-1] > ll[0] + 0.5
+
+
+def test_learning_recipe_and_curve_override():
+    learning = {"n_updates": {"bas": 2000, "mnist": 200}, "k": 5, "pt_k": 1, "pt_temperatures": 5, "pt_replicas": None}
+    curve = {"benchmark": "bas", "algorithm": "cd", "lr": 0.05, "n_updates": 20000}
+    assert B.learning_recipe(learning, curve, "bas", "cd", 0.05)["n_updates"] == 20000
+    assert B.learning_recipe(learning, curve, "bas", "cd", 0.1)["n_updates"] == 2000
+    r = B.learning_recipe(learning, curve, "mnist", "pt", 0.05)
+    assert (r["n_updates"], r["k"], r["n_temperatures"]) == (200, 1, 5)
+    assert B.recipe_label(r) == "5-PT1, lr 0.05, 200 updates"
+    assert B.learning_recipe(learning, {**curve, "n_updates": None}, "bas", "cd", 0.05)["n_updates"] == 2000

@@ -1,0 +1,91 @@
+"""Salakhutdinov (2010): the Figure 2 toy claims, Table 1 layout, sampling diagnostics, claim builder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from bmrep.experiments.salakhutdinov2010 import (
+    claims,
+    count_switches,
+    fig2_claim_values,
+    fig2_toy,
+    nearest_mean_classifier,
+    sample_sequences,
+    table1,
+    temperature_trajectory,
+    two_node_mrf,
+)
+from bmrep.models.dbm import DBM
+from bmrep.seeds import rng as keyed_rng
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 20261121
+
+
+def paper_cfg(profile="config"):
+    return yaml.safe_load((ROOT / "config" / f"{profile}.yaml").read_text())["salakhutdinov2010"]
+
+
+def test_two_node_mrf_matches_section_4_1():
+    x, log_p, part = two_node_mrf(5.0, -5.0)
+    assert {tuple(r): lp for r, lp in zip(x, log_p)} == {(1, 1): 5.0, (-1, -1): 5.0, (1, -1): -5.0, (-1, 1): -5.0}
+    assert sorted(part) == [0, 1, 2, 3] and part[np.flatnonzero((x == [1, 1]).all(1))[0]] == 0
+
+
+def test_fig2_toy_claims_with_the_default_config():
+    """The spec's Figure 2 claims, evaluated exactly as the pipeline does (default settings, pipeline seed)."""
+    cfg = paper_cfg()["fig2"]
+    traj, occ = fig2_toy(cfg, SEED)
+    v = fig2_claim_values(traj, occ)
+    assert v["wl_partitions_visited"] == 4
+    assert v["gibbs_start_only"]
+    assert v["fpcd_final"] == 1 and v["fpcd_stays"]
+    assert all(0.20 <= o <= 0.30 for o in v["long_occupation"])
+    # eq. (6): the Wang-Landau weights estimate p(X_k) (two modes of mass ~1/2, two of ~2e-5)
+    np.testing.assert_allclose(np.log(occ["wl_weight_fraction"]), np.log(occ["exact_probability"]), atol=0.1)
+
+
+def test_table1_keeps_norb_not_run():
+    finals = [{"algorithm": "SAP", "test_bound": -90.0, "log_z": 300.0, "log_z_stderr": 0.1}]
+    t = table1(finals, None)
+    assert list(t["algorithm"]) == ["SAP", "FPCD", "Trans-SAP", "CAST"]
+    assert t["norb_test_bound"].isna().all() and t["norb_status"].str.startswith("not run").all()
+    assert t.loc[t.algorithm == "CAST", "mnist_status"].item().startswith("not run")
+    assert t.loc[t.algorithm == "SAP", "mnist_test_bound"].item() == -90.0
+
+
+def test_sampling_diagnostics_on_a_tiny_dbm():
+    r = keyed_rng(SEED, "s10-sampling")
+    d = DBM(r.normal(0, 1.0, (16, 6)), r.normal(0, 1.0, (6, 5)), r.normal(0, 0.5, 16), np.zeros(6), np.zeros(5))
+    X = (r.random((200, 16)) < 0.5).astype(np.float32)
+    y = r.integers(0, 3, 200)
+    s = {"n_chains": 3, "burn_in": 10, "n_columns": 4, "gap": 5, "classify_every": 2, "n_betas": 5, "beta_min": 0.5,
+         "gamma": 1.0, "trace_updates": 50}
+    out = sample_sequences(d, s, nearest_mean_classifier(X, y), SEED)
+    assert out["gibbs_images"].shape == (3, 4, 16) and out["ast_images"].shape == (3, 4, 16)
+    assert out["gibbs_labels"].shape == (3, 10)
+    assert out["k_trace"].size == 30 and out["k_trace"].max() < 5
+    k = temperature_trajectory(d, s, SEED)
+    assert k.size == 50 and np.unique(k).size > 1
+    assert count_switches(np.array([[0, 0, 1, 1, 0], [2, 2, 2, 2, 2]])).tolist() == [2, 0]
+
+
+def test_claim_builder_reports_failures_and_not_run():
+    v = {"wl_partitions_visited": 3, "gibbs_partitions_visited": 1, "gibbs_start_only": True, "fpcd_final": 1,
+         "fpcd_stays": True, "fpcd_first_entry": 5, "long_occupation": [0.25, 0.25, 0.25, 0.25]}
+    exact = {"shape": [784, 8, 8], "log_z_exact": 10.0, "log_z_ais": 10.05, "log_z_ais_stderr": 0.02,
+             "abs_error": 0.05, "mean_exact_test_ll": -100.0, "mean_test_bound": -101.0, "max_bound_minus_ll": -0.1,
+             "ais_betas": 100, "ais_runs": 10}
+    sampling = {"gibbs_switches": [0, 1], "ast_switches": [3, 4], "classify_every": 10}
+    rows = claims(v, [{"algorithm": "SAP", "test_bound": -90.0, "log_z_stderr": 0.1}], sampling,
+                  np.arange(1000) % 20, 20, exact, "smoke")
+    status = {r.claim: r.status for r in rows}
+    assert status["Wang-Landau visits all 4 partitions within 100 updates"] == "fail"
+    assert status["AIS log Z within 0.1 nats of the exact value on an enumerable DBM"] == "pass"
+    assert status["CAST bound >= SAP bound on the test set"] == "not run"
+    assert status["the adaptive-ST particle visits all 20 temperature levels within 1000 updates"] == "pass"
+    assert status["Gibbs samples switch digit class less often than adaptive-ST samples"] == "pass"

@@ -1,0 +1,19 @@
+"""Fig. 4: mean energy autocorrelation functions of G and T for the MNIST n=500 RBMs."""
+
+import numpy as np
+
+from bmrep.experiments.bruegge2013 import recipe_label
+from bmrep.io import load_npz
+from bmrep.plotting.bruegge2013 import fig4_acf
+from bmrep.plotting.style import caption
+from bmrep.runtime import setup_job
+
+log, cfg = setup_job(snakemake)  # noqa: F821
+ds = [load_npz(f) for f in snakemake.input]  # noqa: F821
+acf_G = np.concatenate([d["acf_G"] for d in ds])
+acf_T = np.concatenate([d["acf_T"] for d in ds])
+b = cfg["autocorr"]["models"]["mnist500"]
+fig4_acf(acf_G, acf_T, snakemake.output[0],  # noqa: F821
+         caption(snakemake.params.profile, rbms=b["n_rbms"], chains_per_rbm=cfg["autocorr"]["n_chains"],  # noqa: F821
+                 steps_per_chain=b["n_steps"],
+                 training=recipe_label({"n_temperatures": None, **b["train"]})))

@@ -1,0 +1,17 @@
+"""Fig. 2: RMSE vs number of samples on the Gaussian mixture (aggregate of the shards)."""
+
+from bmrep.experiments.carlson2016 import fig2_rmse, load_frames
+from bmrep.io import write_csv
+from bmrep.plotting.carlson2016 import plot_fig2
+from bmrep.plotting.style import caption
+from bmrep.runtime import setup_job
+
+log, cfg = setup_job(snakemake)  # noqa: F821
+sm = snakemake  # noqa: F821
+est = load_frames(sm.input)
+rmse = fig2_rmse(est)
+log.info("\n%s", rmse.to_string())
+write_csv(sm.output.estimates, est)
+write_csv(sm.output.csv, rmse)
+plot_fig2(rmse, sm.output.png, caption(sm.params.profile, repeats=cfg["n_repeats"], dim=cfg["dim"], K=cfg["K"], chains=cfg["n_chains"],
+                                       mixture=f"separation {cfg['separation']}, weight {cfg['weight']}, base sd {cfg['base_scale']}"))

@@ -1,0 +1,11 @@
+"""Fig. 2, one shard of repeats: RTS, MBAR, TI variants on the Gaussian mixture."""
+
+import pandas as pd
+
+from bmrep.experiments.carlson2016 import fig2_gaussian_mixture_repeat, save_frame
+from bmrep.runtime import setup_job
+
+log, cfg = setup_job(snakemake)  # noqa: F821
+sm = snakemake  # noqa: F821
+df = pd.concat([fig2_gaussian_mixture_repeat(cfg, r, int(sm.params.seed)) for r in sm.params.repeats], ignore_index=True)
+save_frame(sm.output[0], df)

@@ -1,0 +1,30 @@
+"""Figure 4 (left, middle): Gibbs vs adaptive-ST samples, class switches, temperature trajectory."""
+
+import numpy as np
+
+from bmrep.experiments.salakhutdinov2010 import nearest_mean_classifier, sample_sequences, split_mnist, temperature_trajectory
+from bmrep.io import load_model, load_npz, save_npz, write_json
+from bmrep.models.dbm import DBM
+from bmrep.plotting.salakhutdinov2010 import plot_samples, plot_temperature
+from bmrep.plotting.style import caption
+from bmrep.runtime import setup_job
+
+log, cfg = setup_job(snakemake)  # noqa: F821
+sm = snakemake  # noqa: F821
+s = cfg["samples"]
+X, y, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
+arrays, meta = load_model(sm.input.model)
+dbm = DBM.from_params(arrays)
+out = sample_sequences(dbm, s, nearest_mean_classifier(X, y), sm.params.seed)
+k_trace = temperature_trajectory(dbm, s, sm.params.seed)
+summary = {"model": meta.get("algorithm"), "gibbs_switches": out["gibbs_switches"], "ast_switches": out["ast_switches"],
+           "classify_every": s["classify_every"], "k_trace": k_trace, "levels_visited": int(np.unique(k_trace).size),
+           "n_betas": s["n_betas"]}
+log.info("switches: Gibbs %s, adaptive ST %s; levels visited %d", out["gibbs_switches"], out["ast_switches"],
+         summary["levels_visited"])
+save_npz(sm.output.npz, **out)
+write_json(sm.output.summary, summary)
+cap = caption(sm.params.profile, model=meta.get("algorithm"), chains=s["n_chains"], burn_in=s["burn_in"], gap=s["gap"],
+              betas=f"{s['n_betas']} in [{s['beta_min']}, 1]", gamma=s["gamma"])
+plot_samples(out["gibbs_images"], out["ast_images"], sm.output.samples, cap, s["gap"])
+plot_temperature(k_trace, s["n_betas"], sm.output.temperature, cap)
