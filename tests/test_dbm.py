@@ -16,6 +16,7 @@ from bmrep.models.dbm import (
     ais_log_partition,
     base_log_partition,
     data_base_bias,
+    data_base_biases,
     gibbs_sweep,
     joint_log_probabilities,
     log_partition_exact,
@@ -53,21 +54,25 @@ def test_exact_log_z_matches_brute_force(beta):
     assert log_partition_exact(d, 0.0, a) == pytest.approx(base_log_partition(d, a), abs=1e-10)
 
 
-def test_v_h2_marginal_sums_to_partition_function():
+@pytest.mark.parametrize("hidden_base", [False, True])
+def test_tempered_marginals_sum_to_the_exact_partition_function(hidden_base):
+    """Both AIS families (h1 summed out; v, h2 summed out) against brute-force enumeration."""
     d = random_dbm(5, 4, 3, 1.5, "fh1")
-    a = keyed_rng(SEED, "base3").normal(0, 1, 5)
+    r = keyed_rng(SEED, "base3")
+    base = (r.normal(0, 1, 5), r.normal(0, 1, 4), r.normal(0, 1, 3)) if hidden_base else r.normal(0, 1, 5)
     H1 = all_states(4).astype(float)
-    for beta in (0.0, 0.5, 1.0):
-        assert logsumexp(tempered_log_f_h1(d, H1, beta, a)) == pytest.approx(log_partition_exact(d, beta, a), abs=1e-10)
-
-
-def test_h1_marginal_sums_to_partition_function():
-    d = random_dbm(5, 4, 3, 1.5, "f")
-    a = keyed_rng(SEED, "base2").normal(0, 1, 5)
     VH = all_states(8).astype(float)
+    D = 5
+    X = all_states(12).astype(float)
+    a, a1, a2 = base if hidden_base else (base, np.zeros(4), np.zeros(3))
     for beta in (0.0, 0.5, 1.0):
-        lf = tempered_log_f(d, VH[:, :5], VH[:, 5:], beta, a)
-        assert logsumexp(lf) == pytest.approx(log_partition_exact(d, beta, a), abs=1e-10)
+        lp = (-beta * d.energy(X[:, :D], X[:, D:D + 4], X[:, D + 4:])
+              + (1 - beta) * (X[:, :D] @ a + X[:, D:D + 4] @ a1 + X[:, D + 4:] @ a2))
+        z = logsumexp(lp)
+        assert log_partition_exact(d, beta, base) == pytest.approx(z, abs=1e-10)
+        assert logsumexp(tempered_log_f_h1(d, H1, beta, base)) == pytest.approx(z, abs=1e-10)
+        assert logsumexp(tempered_log_f(d, VH[:, :5], VH[:, 5:], beta, base)) == pytest.approx(z, abs=1e-10)
+    assert base_log_partition(d, base) == pytest.approx(log_partition_exact(d, 0.0, base), abs=1e-10)
 
 
 def test_exact_log_prob_normalised_and_large_weights_finite():
@@ -140,10 +145,12 @@ def test_ais_matches_exact_log_z_within_0p1_nats():
     run32 = ais_log_partition(d, 100, linear_betas(1000), ChainStreams.from_seed(SEED, "ais32", n_chains=100), base,
                               dtype=np.float32)
     assert abs(run32.log_z - exact) < 0.1
-    run_h1 = ais_log_partition(d, 100, piecewise_betas(1000), ChainStreams.from_seed(SEED, "aish1", n_chains=100), base,
-                               state="h1")
-    assert abs(run_h1.log_z - exact) < 0.1
-    assert abs(run_h1.log_z - exact) < 4 * run_h1.stderr + 0.02
+    bases = data_base_biases(d, (keyed_rng(SEED, "basedata").random((500, 20)) < 0.3).astype(float))
+    for state in ("h1", "v_h2"):
+        run = ais_log_partition(d, 100, piecewise_betas(1000), ChainStreams.from_seed(SEED, "ais3", state, n_chains=100),
+                                bases, state=state)
+        assert abs(run.log_z - exact) < 0.1
+        assert abs(run.log_z - exact) < 4 * run.stderr + 0.02
 
 
 def test_pretraining_composes_doubled_rbms():

@@ -224,3 +224,31 @@ def test_bad_input_raises():
     assert operator_from_name("T") == FlipTheState() and operator_from_name("blend:0.25") == Blend(0.25)
     with pytest.raises(ValueError, match="unknown operator"):
         operator_from_name("metropolis")
+
+
+def test_kernel_exp_is_accurate_and_safe():
+    """The kernels' branch-free exp of x <= 0 against libm (relative error ~1 ulp)."""
+    from bmrep.sampling import _kernels
+
+    x = -np.concatenate([np.linspace(0, 2, 20001), np.linspace(2, 708, 20001), [709.0, 1e4, np.inf]])
+    out = np.empty_like(x)
+    _kernels.exp_nonpositive(x, out)
+    ok = x >= -708
+    np.testing.assert_allclose(out[ok], np.exp(x[ok]), rtol=5e-16, atol=0)
+    assert np.all(out[~ok] == 0.0)  # below the smallest normal scale: 0 (probabilities < 1e-307)
+    assert out[0] == 1.0
+    xf = x.astype(np.float32)
+    outf = np.empty_like(xf)
+    _kernels.exp_nonpositive(xf, outf)
+    okf = xf >= -87
+    np.testing.assert_allclose(outf[okf], np.exp(xf[okf].astype(np.float64)), rtol=3e-7, atol=0)
+    assert np.all(outf[~okf] == 0.0) and outf[0] == 1.0
+
+
+def test_update_layer_without_betas_is_plain_gibbs_statistics():
+    field = np.tile(np.array([-2.0, 0.0, 3.0]), (30000, 1))
+    state = np.zeros_like(field)
+    Gibbs().update_layer(state, field, ChainStreams.from_seed(4, "plain", n_chains=30000))
+    p = sigmoid(field[0])
+    z = (state.mean(0) - p) / np.sqrt(p * (1 - p) / 30000)
+    assert np.all(np.abs(z) < 4.0), z

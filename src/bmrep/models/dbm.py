@@ -151,26 +151,41 @@ def _check_beta(beta) -> float:
     return beta
 
 
-def _base(dbm: DBM, base_bias) -> np.ndarray:
-    if base_bias is None:
-        return np.zeros(dbm.shape[0])
-    a = np.asarray(base_bias, dtype=np.float64)
-    if a.shape != (dbm.shape[0],):
-        raise ValueError(f"base_bias must have shape ({dbm.shape[0]},), got {a.shape}")
-    return a
+def _bases(dbm: DBM, base_bias) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Logits ``(a, a1, a2)`` of the base distribution on (v, h1, h2), float64.
+
+    ``base_bias`` is None (uniform), an array (D,) (base on v, uniform hidden
+    layers), or a triple ``(a, a1, a2)`` whose entries may be None (zeros).
+    """
+    D, F1, F2 = dbm.shape
+    parts = (base_bias, None, None) if base_bias is None or not isinstance(base_bias, (tuple, list)) else tuple(base_bias)
+    if len(parts) != 3:
+        raise ValueError("base_bias must be None, an array (D,) or a triple (a_v, a_h1, a_h2)")
+    out = []
+    for x, n, name in zip(parts, (D, F1, F2), ("v", "h1", "h2")):
+        a = np.zeros(n) if x is None else np.asarray(x, dtype=np.float64)
+        if a.shape != (n,):
+            raise ValueError(f"base logits of {name} must have shape ({n},), got {a.shape}")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"base logits of {name} contain non-finite values")
+        out.append(a)
+    return tuple(out)
 
 
 # -- the tempered family with h1 summed out (AIS over {v, h2}) --------------
 def tempered_log_f(dbm: DBM, v, h2, beta: float = 1.0, base_bias=None, field_h1=None) -> np.ndarray:
     """``log f_beta(v, h2)``: the tempered DBM with h1 summed out analytically.
 
+    ``beta (b.v + c2.h2) + (1 - beta)(a.v + a2.h2) + sum_j softplus(beta f1_j + (1 - beta) a1_j)``
+    with ``f1 = v W1 + h2 W2^T + c1``.
+
     Parameters
     ----------
     dbm : DBM
     v, h2 : array (n, D), (n, F2)
     beta : float in [0, 1]
-    base_bias : array (D,) or None
-        Logits ``a`` of the base distribution on v (None: uniform).
+    base_bias : None, array (D,) or triple (a, a1, a2)
+        Logits of the base product of Bernoullis (None: uniform), see :func:`_bases`.
     field_h1 : array (n, F1), optional
         ``v W1 + h2 W2^T + c1`` if already computed (it does not depend on beta).
 
@@ -179,31 +194,29 @@ def tempered_log_f(dbm: DBM, v, h2, beta: float = 1.0, base_bias=None, field_h1=
     array (n,), float64
     """
     beta = _check_beta(beta)
-    a = _base(dbm, base_bias)
+    a, a1, a2 = _bases(dbm, base_bias)
     v = np.asarray(v, dtype=np.float64)
     h2 = np.asarray(h2, dtype=np.float64)
     if field_h1 is None:
         field_h1 = v @ dbm.W1.astype(np.float64) + h2 @ dbm.W2.T.astype(np.float64) + dbm.c1
     field_h1 = np.asarray(field_h1, dtype=np.float64)
-    return (beta * (v @ dbm.b.astype(np.float64) + h2 @ dbm.c2.astype(np.float64)) + (1.0 - beta) * (v @ a)
-            + softplus(beta * field_h1).sum(axis=-1))
+    return (v @ (beta * dbm.b.astype(np.float64) + (1.0 - beta) * a)
+            + h2 @ (beta * dbm.c2.astype(np.float64) + (1.0 - beta) * a2)
+            + softplus(beta * field_h1 + (1.0 - beta) * a1).sum(axis=-1))
 
 
 def base_log_partition(dbm: DBM, base_bias=None) -> float:
-    """log Z at beta = 0: ``sum_i softplus(a_i) + (F1 + F2) log 2``."""
-    D, F1, F2 = dbm.shape
-    return float(softplus(_base(dbm, base_bias)).sum() + (F1 + F2) * _LOG2)
+    """log Z at beta = 0: ``sum softplus(a) + sum softplus(a1) + sum softplus(a2)``
+    (``(F1 + F2) log 2`` for uniform hidden layers)."""
+    return float(sum(softplus(x).sum() for x in _bases(dbm, base_bias)))
 
 
 def sample_base(dbm: DBM, n: int, rng: np.random.Generator, base_bias=None, dtype=None):
     """n exact draws of (v, h1, h2) from the beta = 0 member of the family."""
     D, F1, F2 = dbm.shape
     dtype = dbm.dtype if dtype is None else dtype
-    p = sigmoid(_base(dbm, base_bias))
-    v = (rng.random((n, D)) < p).astype(dtype)
-    h1 = (rng.random((n, F1)) < 0.5).astype(dtype)
-    h2 = (rng.random((n, F2)) < 0.5).astype(dtype)
-    return v, h1, h2
+    a, a1, a2 = _bases(dbm, base_bias)
+    return tuple((rng.random((n, x.size)) < sigmoid(x)).astype(dtype) for x in (a, a1, a2))
 
 
 # -- exact enumeration --------------------------------------------------------
@@ -215,11 +228,11 @@ def _check_enum(n: int, what: str) -> None:
 def log_partition_exact(dbm: DBM, beta: float = 1.0, base_bias=None) -> float:
     """Exact log Z of the tempered DBM by enumerating h1 (v and h2 summed out).
 
-    ``log Z = logsumexp_h1 [beta c1.h1 + sum_i softplus(beta (b + W1 h1)_i + (1-beta) a_i)
-    + sum_k softplus(beta (c2 + h1 W2)_k)]``; feasible for F1 <= 20.
+    ``log Z = logsumexp_h1 [(beta c1 + (1-beta) a1).h1 + sum_i softplus(beta (b + W1 h1)_i + (1-beta) a_i)
+    + sum_k softplus(beta (c2 + h1 W2)_k + (1-beta) a2_k)]``; feasible for F1 <= 20.
     """
     beta = _check_beta(beta)
-    a = _base(dbm, base_bias)
+    a, a1, a2 = _bases(dbm, base_bias)
     D, F1, F2 = dbm.shape
     _check_enum(F1, "h1")
     W1, W2 = dbm.W1.astype(np.float64), dbm.W2.astype(np.float64)
@@ -228,8 +241,8 @@ def log_partition_exact(dbm: DBM, beta: float = 1.0, base_bias=None) -> float:
     parts = []
     for s in range(0, H.shape[0], _CHUNK):
         h1 = H[s:s + _CHUNK].astype(np.float64)
-        t = (beta * (h1 @ c1) + softplus(beta * (h1 @ W1.T + b) + (1.0 - beta) * a).sum(axis=1)
-             + softplus(beta * (h1 @ W2 + c2)).sum(axis=1))
+        t = (h1 @ (beta * c1 + (1.0 - beta) * a1) + softplus(beta * (h1 @ W1.T + b) + (1.0 - beta) * a).sum(axis=1)
+             + softplus(beta * (h1 @ W2 + c2) + (1.0 - beta) * a2).sum(axis=1))
         parts.append(logsumexp(t))
     return float(logsumexp(parts))
 
@@ -389,7 +402,8 @@ def gibbs_sweep(dbm: DBM, chains: DBMChains, streams, *, betas=None, base_bias=N
     Each block's pre-activation is computed by BLAS and the units are drawn
     by the sampling core's compiled ``operator.update_layer`` with per-chain
     inverse temperatures ``betas`` (conditional ``sigmoid(beta * field +
-    (1 - beta) * base_field)``, base field ``a`` on v, 0 on the hidden layers).
+    (1 - beta) * base_field)``, base fields from ``base_bias``, see :func:`_bases`).
+    The returned energy is E of eq. (1), whatever the base.
 
     Parameters
     ----------
@@ -408,21 +422,21 @@ def gibbs_sweep(dbm: DBM, chains: DBMChains, streams, *, betas=None, base_bias=N
     """
     op = _gibbs_operator(operator)
     dt = dbm.dtype
-    base_v = None
+    base_v = base_1 = base_2 = None
     if base_bias is not None:
-        base_v = np.ascontiguousarray(base_bias, dtype=dt)
+        base_v, base_1, base_2 = (np.ascontiguousarray(x, dtype=dt) for x in _bases(dbm, base_bias))
 
     def upd_h1(f1=None):
         if f1 is None:
             f1 = chains.v @ dbm.W1 + chains.h2 @ dbm.W2.T + dbm.c1
-        op.update_layer(chains.h1, f1, streams, betas=betas, base_field=None, n_threads=n_threads)
+        op.update_layer(chains.h1, f1, streams, betas=betas, base_field=base_1, n_threads=n_threads)
         return f1
 
     def upd_v_h2():
         fv = chains.h1 @ dbm.W1.T + dbm.b
         op.update_layer(chains.v, fv, streams, betas=betas, base_field=base_v, n_threads=n_threads)
         f2 = chains.h1 @ dbm.W2 + dbm.c2
-        op.update_layer(chains.h2, f2, streams, betas=betas, base_field=None, n_threads=n_threads)
+        op.update_layer(chains.h2, f2, streams, betas=betas, base_field=base_2, n_threads=n_threads)
         return fv, f2
 
     if not reverse:
@@ -451,7 +465,7 @@ class DBMAnnealingState:
         self.dbm = dbm
         self.chains = chains
         self.streams = streams
-        self.base_bias = np.asarray(base_bias, dtype=np.float64)
+        self.base_bias = _bases(dbm, base_bias)
         self.operator = operator
         self.n_threads = int(n_threads)
         self._field = None
@@ -479,11 +493,12 @@ class DBMAnnealingState:
 def tempered_log_f_h1(dbm: DBM, h1, beta: float = 1.0, base_bias=None, field_v=None, field_h2=None) -> np.ndarray:
     """``log f_beta(h1)``: the tempered DBM with v and h2 summed out analytically.
 
-    ``beta c1.h1 + sum_i softplus(beta (b + W1 h1)_i + (1 - beta) a_i)
-    + sum_k softplus(beta (c2 + h1 W2)_k)``; the fields (beta-independent) may be passed in.
+    ``(beta c1 + (1 - beta) a1).h1 + sum_i softplus(beta (b + W1 h1)_i + (1 - beta) a_i)
+    + sum_k softplus(beta (c2 + h1 W2)_k + (1 - beta) a2_k)``; the fields
+    ``h1 W1^T + b`` and ``h1 W2 + c2`` (beta-independent) may be passed in.
     """
     beta = _check_beta(beta)
-    a = _base(dbm, base_bias)
+    a, a1, a2 = _bases(dbm, base_bias)
     h1 = np.asarray(h1, dtype=np.float64)
     if field_v is None:
         field_v = h1 @ dbm.W1.T.astype(np.float64) + dbm.b
@@ -491,8 +506,8 @@ def tempered_log_f_h1(dbm: DBM, h1, beta: float = 1.0, base_bias=None, field_v=N
         field_h2 = h1 @ dbm.W2.astype(np.float64) + dbm.c2
     fv = np.asarray(field_v, dtype=np.float64)
     f2 = np.asarray(field_h2, dtype=np.float64)
-    return (beta * (h1 @ dbm.c1.astype(np.float64)) + softplus(beta * fv + (1.0 - beta) * a).sum(axis=-1)
-            + softplus(beta * f2).sum(axis=-1))
+    return (h1 @ (beta * dbm.c1.astype(np.float64) + (1.0 - beta) * a1)
+            + softplus(beta * fv + (1.0 - beta) * a).sum(axis=-1) + softplus(beta * f2 + (1.0 - beta) * a2).sum(axis=-1))
 
 
 class DBMAnnealingStateH1(DBMAnnealingState):
@@ -517,11 +532,11 @@ class DBMAnnealingStateH1(DBMAnnealingState):
         c, d = self.chains, self.dbm
         betas = np.full(c.n_chains, beta, dtype=d.dtype)
         fv, f2 = self.fields_given_h1
-        self.operator.update_layer(c.v, fv, self.streams, betas=betas, base_field=self.base_bias.astype(d.dtype),
-                                   n_threads=self.n_threads)
-        self.operator.update_layer(c.h2, f2, self.streams, betas=betas, n_threads=self.n_threads)
+        a, a1, a2 = (x.astype(d.dtype) for x in self.base_bias)
+        self.operator.update_layer(c.v, fv, self.streams, betas=betas, base_field=a, n_threads=self.n_threads)
+        self.operator.update_layer(c.h2, f2, self.streams, betas=betas, base_field=a2, n_threads=self.n_threads)
         f1 = c.v @ d.W1 + c.h2 @ d.W2.T + d.c1
-        self.operator.update_layer(c.h1, f1, self.streams, betas=betas, n_threads=self.n_threads)
+        self.operator.update_layer(c.h1, f1, self.streams, betas=betas, base_field=a1, n_threads=self.n_threads)
         self._field = None
         return self
 
@@ -547,7 +562,7 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
     state_cls = DBMAnnealingState if state == "v_h2" else DBMAnnealingStateH1
     op = _gibbs_operator(operator)
     model = dbm.astype(dtype)
-    a = _base(dbm, base_bias)
+    bases = _bases(dbm, base_bias)
     D, F1, F2 = dbm.shape
 
     def init_sample(n, streams):
@@ -555,10 +570,9 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
             raise ValueError(f"need one stream per AIS run: {len(streams)} streams for {n} runs")
         ch = DBMChains(np.zeros((n, D), dtype), np.zeros((n, F1), dtype), np.zeros((n, F2), dtype))
         zeros = np.zeros(n, dtype=dtype)
-        op.update_layer(ch.v, np.zeros_like(ch.v), streams, betas=zeros, base_field=a.astype(dtype), n_threads=n_threads)
-        op.update_layer(ch.h1, np.zeros_like(ch.h1), streams, betas=zeros, n_threads=n_threads)
-        op.update_layer(ch.h2, np.zeros_like(ch.h2), streams, betas=zeros, n_threads=n_threads)
-        return state_cls(model, ch, streams, a, op, n_threads)
+        for x, base in zip((ch.v, ch.h1, ch.h2), bases):  # a layer update at beta = 0 draws sigmoid(base) exactly
+            op.update_layer(x, np.zeros_like(x), streams, betas=zeros, base_field=base.astype(dtype), n_threads=n_threads)
+        return state_cls(model, ch, streams, bases, op, n_threads)
 
     def transition(state, beta):
         return state.sweep(beta)
@@ -566,7 +580,7 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
     def log_f_pair(state, b0, b1):
         return state.log_f_pair(b0, b1)
 
-    return init_sample, transition, log_f_pair, base_log_partition(dbm, a)
+    return init_sample, transition, log_f_pair, base_log_partition(dbm, bases)
 
 
 def ais_log_partition(dbm: DBM, n_runs: int, betas, streams, base_bias=None, *, operator=None,
@@ -595,6 +609,18 @@ def data_base_bias(X, eps: float = 0.02) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 
+def data_base_biases(dbm: DBM, X, n_mean_field: int = 10, eps: float = 0.02):
+    """Base logits for all three layers: data pixel means on v and the mean-field
+    posterior means on h1 and h2 averaged over X (clipped to [eps, 1-eps]).
+
+    A base whose hidden layers already look like the data-driven regime keeps
+    the annealing path away from the abrupt ordering of strongly coupled
+    hidden units that a uniform hidden base has to cross.
+    """
+    mu1, mu2 = mean_field(dbm, np.asarray(X, dtype=dbm.dtype), n_iter=n_mean_field)
+    return tuple(data_base_bias(m, eps) for m in (X, mu1, mu2))
+
+
 __all__ = [
     "DBM",
     "DBMAnnealingState",
@@ -603,6 +629,7 @@ __all__ = [
     "tempered_log_f_h1",
     "ais_log_partition",
     "data_base_bias",
+    "data_base_biases",
     "DBMChains",
     "random_chains",
     "gibbs_sweep",

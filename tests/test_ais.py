@@ -1,0 +1,158 @@
+"""AIS and RAISE (bmrep.estimators.ais, reverse_ais) against exact log Z on enumerable RBMs.
+
+Fixed seeds; statistical checks are explicit z-scores.
+"""
+
+import numpy as np
+import pytest
+
+from bmrep.estimators import exact
+from bmrep.estimators.ais import (
+    ais_log_partition,
+    ais_log_weights,
+    effective_sample_size,
+    linear_betas,
+    log_mean_exp,
+    log_mean_exp_stderr,
+    piecewise_betas,
+    rbm_annealing_model,
+    rbm_tempered_log_f,
+)
+from bmrep.estimators.base import data_marginal_base_bias
+from bmrep.estimators.reverse_ais import raise_estimate, raise_log_partition
+from bmrep.models.rbm import RBM, tempered_free_energy_v
+from bmrep.sampling.streams import ChainStreams
+
+Z_MAX = 4.0
+
+
+def small_rbm(seed, scale, nv=10, nh=6):
+    r = np.random.default_rng(seed)
+    return RBM(r.normal(0, scale, (nv, nh)), r.normal(0, 1, nv), r.normal(0, 1, nh))
+
+
+def test_log_mean_exp_numerics():
+    x = np.array([1000.0, 1000.0 + np.log(3.0)])
+    assert log_mean_exp(x) == pytest.approx(1000.0 + np.log(2.0))
+    w = np.random.default_rng(0).normal(size=50)
+    assert log_mean_exp(w) == pytest.approx(np.log(np.mean(np.exp(w))))
+    e = np.exp(w)
+    assert log_mean_exp_stderr(w + 700) == pytest.approx(np.std(e, ddof=1) / np.sqrt(50) / e.mean())
+    assert effective_sample_size(np.zeros(7)) == pytest.approx(7.0)
+
+
+def test_schedules():
+    b = piecewise_betas(14501)
+    assert b[0] == 0 and b[-1] == 1 and b.size == 14501 and np.all(np.diff(b) > 0)
+    assert np.isclose(np.diff(b)[:500], 1e-3).all() and np.isclose(np.diff(b)[-100:], 1e-5).all()
+    with pytest.raises(ValueError):
+        linear_betas(1)
+
+
+def test_generic_driver_on_a_discrete_family():
+    """Model-agnostic interface: f_beta(x) = exp(beta g(x)) on 50 states, exact transitions."""
+    g = np.random.default_rng(1).normal(0, 2, 50)
+    exact_lz = np.logaddexp.reduce(g)
+
+    def probs(beta):
+        p = np.exp(beta * g - np.logaddexp.reduce(beta * g))
+        return p / p.sum()
+
+    rng = np.random.default_rng(2)
+    run = ais_log_weights(
+        linear_betas(6),
+        n_runs=4000,
+        rng=rng,
+        init_sample=lambda n, r: r.integers(0, 50, n),
+        log_f=lambda x, beta: beta * g[x],
+        transition=lambda x, beta: rng.choice(50, size=x.size, p=probs(beta)),
+        log_z_base=np.log(50.0),
+    )
+    assert run.log_weights.shape == (4000,)
+    z = (run.log_z - exact_lz) / run.stderr
+    assert abs(z) < Z_MAX, z
+
+
+def test_rbm_log_f_matches_core_free_energy():
+    rbm = small_rbm(3, 2.0)
+    V = (np.random.default_rng(0).random((20, 10)) < 0.5).astype(float)
+    a = np.random.default_rng(1).normal(size=10)
+    for beta in (0.0, 0.3, 1.0):
+        ours = rbm_tempered_log_f(V, rbm.c + V @ rbm.W, rbm.b, a, beta)
+        np.testing.assert_allclose(ours, -tempered_free_energy_v(rbm, V, beta, a), rtol=1e-12, atol=1e-10)
+
+
+@pytest.mark.parametrize("scale", [1.0, 10.0])
+def test_ais_consistent_with_its_stated_error(scale):
+    """z-score of AIS vs exact log Z, including an RBM with weights of magnitude ~10-30."""
+    rbm = small_rbm(4, scale)
+    lz = exact.log_partition(rbm)
+    X, _ = exact.sample_exact(rbm, 500, np.random.default_rng(5))
+    bb = data_marginal_base_bias(X)
+    run = ais_log_partition(rbm, 200, linear_betas(2000), ChainStreams.from_seed(7, "ais", int(scale), n_chains=200), bb)
+    z = (run.log_z - lz) / run.stderr
+    assert abs(z) < Z_MAX, (run.log_z, lz, run.stderr)
+    assert run.ess > 20
+
+
+def test_ais_error_shrinks_with_budget():
+    rbm = small_rbm(5, 2.0)
+    lz = exact.log_partition(rbm)
+    err = {}
+    for K in (10, 1000):
+        e = [ais_log_partition(rbm, 50, linear_betas(K), ChainStreams.from_seed(8, K, s, n_chains=50)).log_z - lz for s in range(8)]
+        err[K] = np.sqrt(np.mean(np.square(e)))
+    assert err[1000] < 0.5 * err[10], err
+
+
+def test_ais_below_and_raise_above_exact_in_expectation():
+    """The sandwich of Carlson et al. sec. 3.2: over 100 fixed-seed runs, mean AIS < log Z < mean RAISE."""
+    rbm = small_rbm(6, 3.0, nv=8)
+    lz = exact.log_partition(rbm)
+    V, _ = exact.sample_exact(rbm, 100 * 5, np.random.default_rng(9))
+    a, r = [], []
+    for i in range(100):
+        a.append(ais_log_partition(rbm, 5, linear_betas(10), ChainStreams.from_seed(10, "ais", i, n_chains=5)).log_z - lz)
+        res, _ = raise_log_partition(rbm, V[5 * i : 5 * i + 5].astype(float), linear_betas(10), ChainStreams.from_seed(10, "raise", i, n_chains=5))
+        r.append(res.estimate - lz)
+    a, r = np.array(a), np.array(r)
+    z_ais = a.mean() / (a.std(ddof=1) / 10)
+    z_raise = r.mean() / (r.std(ddof=1) / 10)
+    assert z_ais < -3 and z_raise > 3, (z_ais, z_raise)
+
+
+def test_raise_consistent_with_exact_on_a_long_schedule():
+    rbm = small_rbm(7, 2.0)
+    lz = exact.log_partition(rbm)
+    V, _ = exact.sample_exact(rbm, 200, np.random.default_rng(11))
+    res, log_p = raise_log_partition(rbm, V.astype(float), linear_betas(2000), ChainStreams.from_seed(12, n_chains=200))
+    assert abs(res.estimate - lz) / res.stderr < Z_MAX
+    # per-point log p^(v) are stochastic lower bounds on log p(v): on average not above
+    assert np.mean(log_p - exact.log_prob_v(rbm, V)) < 3 * np.std(log_p - exact.log_prob_v(rbm, V)) / np.sqrt(200)
+
+
+def test_raise_estimate_combines_runs_per_point():
+    A = np.array([1.0, 3.0, 2.0, 2.0])
+    res = raise_estimate(A, point_index=np.array([0, 0, 1, 1]))
+    per0 = -np.log(np.mean(np.exp(-np.array([1.0, 3.0]))))
+    assert res.estimate == pytest.approx((per0 + 2.0) / 2)
+
+
+def test_ais_float32_and_threads_agree():
+    rbm = small_rbm(8, 1.0)
+    b = linear_betas(200)
+    r64 = ais_log_partition(rbm, 20, b, ChainStreams.from_seed(1, n_chains=20))
+    r64b = ais_log_partition(rbm, 20, b, ChainStreams.from_seed(1, n_chains=20), n_threads=2)
+    np.testing.assert_array_equal(r64.log_weights, r64b.log_weights)
+    r32 = ais_log_partition(rbm, 20, b, ChainStreams.from_seed(1, n_chains=20), dtype=np.float32)
+    assert abs(r32.log_z - r64.log_z) < 0.05
+
+
+def test_bad_input_is_rejected():
+    rbm = small_rbm(9, 1.0)
+    with pytest.raises(ValueError):
+        ais_log_partition(rbm, 5, np.array([0.0, 0.6, 0.5, 1.0]), ChainStreams.from_seed(1, n_chains=5))
+    with pytest.raises(ValueError):
+        ais_log_partition(rbm, 5, linear_betas(5), ChainStreams.from_seed(1, n_chains=4))
+    with pytest.raises(ValueError):
+        rbm_annealing_model(rbm, np.zeros(3))
