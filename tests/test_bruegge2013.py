@@ -159,3 +159,17 @@ def test_learning_recipe_and_curve_override():
     assert (r["n_updates"], r["k"], r["n_temperatures"]) == (200, 1, 5)
     assert B.recipe_label(r) == "5-PT1, lr 0.05, 200 updates"
     assert B.learning_recipe(learning, {**curve, "n_updates": None}, "bas", "cd", 0.05)["n_updates"] == 2000
+
+
+@pytest.mark.parametrize("op", [Gibbs(), FlipTheState()], ids=repr)
+def test_class_runs_on_a_deterministic_model(op):
+    """Visible biases +-50 towards basic mode 0, no weights: every sweep lands on mode 0 (P > 1 - 1e-20)."""
+    from bmrep.datasets.toys import BASIC_MODES
+    from bmrep.sampling import ChainStreams
+
+    rbm = RBM(np.zeros((16, 4)), np.where(BASIC_MODES[0] == 1, 50.0, -50.0), np.zeros(4))
+    starts = BASIC_MODES[[1, 0, 2]].astype(np.float64)
+    first = B.first_change_steps(rbm, op, starts, 5, ChainStreams.from_seed(1, "cls", n_chains=3))
+    np.testing.assert_array_equal(first, [1.0, np.inf, 1.0])
+    cls = B.class_sequence(rbm, op, np.ones((1, 16)), 4, ChainStreams.from_seed(1, "seq", n_chains=1))
+    np.testing.assert_array_equal(cls[:, 0], [-1, 0, 0, 0, 0])  # all-ones is equidistant (8) from the four modes

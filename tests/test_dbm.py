@@ -200,3 +200,20 @@ def test_training_increases_the_exact_likelihood():
     train_dbm(d, X, s, n_updates=300, batch_size=50, lr=0.05, rng=keyed_rng(SEED, "llmb"))
     after = log_prob_v_exact(d, X).mean()
     assert after > before + 0.5
+
+
+def test_cast_swap_moves_fast_beta1_states_into_slow_chains():
+    d = DBM.random(10, 6, 4, keyed_rng(SEED, "cast"), scale=0.5)
+    s = make_sampler("CAST", d, ChainStreams.from_seed(SEED, "cast", n_chains=8), keyed_rng(SEED, "cast-c"), n_chains=8,
+                     n_betas=4, beta_min=0.5, gamma=1.0, swap_every=4)
+    for t in range(3):
+        s.step(d, t)
+    slow_before = s.model_chains().take(slice(None))
+    s.step(d, 3)  # the 4th update ends with a swap
+    fast = s.chains.take(slice(4, 8))
+    assert s.n_swaps == 1 and np.all(s.tempering.k == 0)
+    for a, b in ((fast.v, s.last_beta1.v), (fast.h1, s.last_beta1.h1), (fast.h2, s.last_beta1.h2)):
+        np.testing.assert_array_equal(a, b)
+    # the slow chains' pre-swap states (after their 4th sweep) now sit in the fast chains
+    assert not np.array_equal(s.model_chains().v, slow_before.v) or not np.array_equal(fast.v, slow_before.v)
+    assert len(s.k_trace) == 4

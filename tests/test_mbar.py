@@ -3,11 +3,10 @@
 import numpy as np
 import pytest
 
-from bmrep.estimators import mbar as mbar_mod
 from bmrep.estimators.mbar import MBARConvergenceError, mbar_log_z, mbar_self_consistency_residual
-from bmrep.estimators.rts import TemperingStats, log_temperature_conditional, rts_log_z, uniform_log_prior
+from bmrep.estimators.rts import TemperingStats, log_temperature_conditional, uniform_log_prior
 
-from c16_testsystems import GaussianFamily
+from test_carlson2016_testsystems import GaussianFamily
 
 Z_MAX = 4.0
 
@@ -40,18 +39,15 @@ def test_mbar_agrees_with_rts_and_exact_on_a_toy_problem():
 
 
 def test_self_consistency_residual_detects_wrong_free_energies():
-    _, b, _, lz, _, d, k = tempered_samples(n=3000)
+    _, b, _, _, _, d, k = tempered_samples(n=3000)
     u = -b[:, None] * d[None, :]
     N = np.bincount(k, minlength=len(b))
-    m = mbar_log_z(d, k, b, 0.0)
-    f = -np.array([0.0] * 1)  # placeholder to show shapes below
     from pymbar import MBAR
 
-    f = MBAR(u, N).f_k
+    f = MBAR(u, N, relative_tolerance=1e-10).f_k
     assert mbar_self_consistency_residual(u, N, f) < 1e-6
     f_bad = f + np.linspace(0, 0.5, len(b))
     assert mbar_self_consistency_residual(u, N, f_bad) > 1e-2
-    assert np.isfinite(m.estimate)
 
 
 def test_silent_pymbar_failure_raises(monkeypatch):

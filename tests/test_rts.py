@@ -19,6 +19,7 @@ from bmrep.estimators.rts import (
     rts_log_z,
     rts_stderr,
     stopping_rule_met,
+    temperature_conditional,
     ts_log_z,
     uniform_log_prior,
 )
@@ -119,6 +120,15 @@ def test_ts_pseudo_count_and_partial_update():
         partial_update(lz, c, lp, 0.0)
 
 
+def test_temperature_conditional_forms_agree():
+    d = np.array([-50.0, 0.0, 3.0, 400.0])
+    b = np.linspace(0, 1, 7)
+    lp, lz = uniform_log_prior(7), np.linspace(0, 30, 7)
+    q = temperature_conditional(d, b, lp, lz)
+    np.testing.assert_allclose(q, np.exp(log_temperature_conditional(d, b, lp, lz)), rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(q.sum(axis=1), 1.0)
+
+
 def test_stopping_rule():
     K = 10
     r = np.full(K, 0.1)
@@ -142,8 +152,8 @@ def test_initial_iterations_with_exact_c_converge_at_once():
 
 
 def test_sample_temperatures_frequencies():
-    lq = np.log(np.array([[0.1, 0.2, 0.7]] * 30000))
-    k = sample_temperatures(lq, np.random.default_rng(0))
+    q = np.array([[0.1, 0.2, 0.7]] * 30000)
+    k = sample_temperatures(q, np.random.default_rng(0))
     n = np.bincount(k, minlength=3)
     e = 30000 * np.array([0.1, 0.2, 0.7])
     assert np.sum((n - e) ** 2 / e) < chi2.ppf(0.999, 2)

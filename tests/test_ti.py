@@ -13,7 +13,7 @@ from bmrep.estimators.ti import (
     ti_log_z,
 )
 
-from c16_testsystems import GaussianFamily
+from test_carlson2016_testsystems import GaussianFamily
 
 
 def test_quadrature_rules_on_polynomials():

@@ -305,20 +305,50 @@ class RBMAnnealingState:
         self.operator = operator
         self.n_threads = int(n_threads)
         self._field = None
+        self._terms = None
 
     @property
     def hidden_field(self) -> np.ndarray:
         if self._field is None:
             self._field = self.rbm.c + self.v @ self.rbm.W
+            self._terms = None
         return self._field
 
+    def _log_f_terms(self):
+        """Per-state pieces of log f_beta that do not depend on beta (computed once per sweep).
+
+        ``log f_beta(v) = beta (b.v + sum_j max(x_j, 0)) + (1 - beta) a.v + sum_j log1p(exp(-beta |x_j|))``
+        with ``x = c + v W``: the same value as :func:`rbm_tempered_log_f`, with one
+        exp and one log1p per unit and beta.
+        """
+        if self._terms is None:
+            x = np.asarray(self.hidden_field, np.float64)
+            v64 = np.asarray(self.v, np.float64)
+            neg_abs = -np.abs(x)
+            self._terms = (
+                v64 @ np.asarray(self.rbm.b, np.float64) + np.maximum(x, 0.0).sum(axis=1),
+                v64 @ np.asarray(self.base_bias, np.float64),
+                neg_abs,
+                np.empty_like(neg_abs),
+            )
+        return self._terms
+
+    def log_f(self, beta: float) -> np.ndarray:
+        """``log sum_h f_beta(v, h)`` of every chain (float64)."""
+        lin, base, neg_abs, buf = self._log_f_terms()
+        np.multiply(neg_abs, beta, out=buf)
+        np.exp(buf, out=buf)
+        np.log1p(buf, out=buf)
+        return beta * lin + (1.0 - beta) * base + buf.sum(axis=1)
+
     def log_f_pair(self, beta_a: float, beta_b: float):
-        fld = self.hidden_field
-        r = self.rbm
-        return (
-            rbm_tempered_log_f(self.v, fld, r.b, self.base_bias, beta_a),
-            rbm_tempered_log_f(self.v, fld, r.b, self.base_bias, beta_b),
-        )
+        return self.log_f(beta_a), self.log_f(beta_b)
+
+    def set_visible(self, V: np.ndarray) -> None:
+        """Put the chains' visible units at ``V`` (e.g. data points for RAISE)."""
+        self.v[...] = V
+        self._field = None
+        self._terms = None
 
     def sweep(self, beta: float) -> "RBMAnnealingState":
         """One sweep at ``beta``: h | v then v | h, through the core's compiled layer update."""
@@ -330,6 +360,7 @@ class RBMAnnealingState:
             self.v, vfield, self.streams, betas=betas, base_field=self.base_bias, n_threads=self.n_threads
         )
         self._field = None
+        self._terms = None
         return self
 
     def sweep_visible_first(self, beta: float) -> "RBMAnnealingState":
@@ -341,6 +372,7 @@ class RBMAnnealingState:
             self.v, vfield, self.streams, betas=betas, base_field=self.base_bias, n_threads=self.n_threads
         )
         self._field = None
+        self._terms = None
         self.operator.update_layer(self.h, self.hidden_field, self.streams, betas=betas, n_threads=self.n_threads)
         return self
 

@@ -113,8 +113,7 @@ def raise_log_partition(
         raise ValueError(f"need one stream per data point: {len(streams)} streams for {V.shape[0]} points")
     init_sample, _, log_f_pair, log_z0 = rbm_annealing_model(rbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads)
     state = init_sample(V.shape[0], streams)  # allocates arrays and the model cast; v is overwritten below
-    state.v[...] = V
-    state._field = None
+    state.set_visible(V)
     ones = np.ones(V.shape[0], dtype=state.v.dtype)
     state.operator.update_layer(state.h, state.hidden_field, streams, betas=ones, n_threads=n_threads)
 

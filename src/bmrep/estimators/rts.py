@@ -34,6 +34,7 @@ from .base import EstimateResult
 
 __all__ = [
     "log_temperature_conditional",
+    "temperature_conditional",
     "rts_log_z",
     "ts_log_z",
     "rts_stderr",
@@ -65,6 +66,16 @@ def log_temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior:
     delta = np.asarray(delta, np.float64).reshape(-1, 1)
     a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
     return a - logsumexp(a, axis=1, keepdims=True)
+
+
+def temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
+    """``q(beta_k | x_i)`` (eq. 7) as probabilities (N, K); rows sum to 1 (one exp per entry)."""
+    delta = np.asarray(delta, np.float64).reshape(-1, 1)
+    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
+    a -= a.max(axis=1, keepdims=True)
+    np.exp(a, out=a)
+    a /= a.sum(axis=1, keepdims=True)
+    return a
 
 
 def rts_log_z(log_c: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:

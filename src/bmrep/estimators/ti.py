@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import EstimateResult
-from .rts import log_temperature_conditional
+from .rts import temperature_conditional
 
 __all__ = [
     "integrate_riemann",
@@ -109,7 +109,7 @@ def ti_log_z(
         "TI-trapezoid-corrected": integrate_trapezoid_corrected(betas, mean, var),
     }
     if log_prior is not None and log_zhat is not None:
-        q = np.exp(log_temperature_conditional(delta, betas, log_prior, log_zhat))
+        q = temperature_conditional(delta, betas, log_prior, log_zhat)
         m_rb, _ = rao_blackwell_moments(delta, q)
         out["TI-RB"] = integrate_trapezoid(betas, m_rb)
     return {name: EstimateResult(float(log_z_base + v), float("nan"), name, budget) for name, v in out.items()}

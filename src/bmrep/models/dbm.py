@@ -13,14 +13,18 @@ Tempered family (the AIS path of Salakhutdinov & Hinton 2009 / Salakhutdinov
 & Murray 2008, and the simulated-tempering ladder of Salakhutdinov 2010,
 eq. 10)::
 
-    p_beta(v, h1, h2)  ∝  exp(-beta E(v, h1, h2) + (1 - beta) a.v),
+    p_beta(v, h1, h2)  ∝  exp(-beta E(v, h1, h2) + (1 - beta)(a.v + a1.h1 + a2.h2)),
 
 a geometric path from a base distribution (a product of Bernoullis with logits
-``a = base_bias`` on v, uniform on h1 and h2) to the DBM. Summing h1 out
-analytically gives the unnormalised marginal on {v, h2} used by AIS::
+``(a, a1, a2)``; by default ``a = base_bias`` on v and uniform h1, h2) to the
+DBM. Summing h1 out analytically gives the unnormalised marginal on {v, h2}
+used by AIS (Salakhutdinov & Hinton 2009)::
 
-    log f_beta(v, h2) = beta (b.v + c2.h2) + (1 - beta) a.v
-                        + sum_j softplus(beta (c1_j + (v W1)_j + (W2 h2)_j)).
+    log f_beta(v, h2) = (beta b + (1 - beta) a).v + (beta c2 + (1 - beta) a2).h2
+                        + sum_j softplus(beta (c1 + v W1 + W2 h2)_j + (1 - beta) a1_j),
+
+and summing v and h2 out instead gives the marginal on h1
+(:func:`tempered_log_f_h1`).
 
 Mutability: :class:`DBM` is a frozen dataclass whose arrays are ordinary
 writable numpy arrays; :meth:`DBM.params` returns the live arrays, so an
@@ -308,9 +312,10 @@ def mean_field(dbm: DBM, V, n_iter: int = 5, damping: float = 0.0, tol: float | 
         raise ValueError(f"damping must be in [0, 1), got {damping}")
     dt = dbm.dtype
     V = np.asarray(V, dtype=dt)
-    vW1 = V @ dbm.W1 + dbm.c1
+    VW1 = V @ dbm.W1
+    vW1 = VW1 + dbm.c1
     if init is None:
-        mu1 = expit(2.0 * (V @ dbm.W1) + dbm.c1)
+        mu1 = expit(2.0 * VW1 + dbm.c1)
         mu2 = expit(mu1 @ dbm.W2 + dbm.c2)
     else:
         mu1, mu2 = (np.array(m, dtype=dt) for m in init)
@@ -321,7 +326,8 @@ def mean_field(dbm: DBM, V, n_iter: int = 5, damping: float = 0.0, tol: float | 
         new2 = expit(new1 @ dbm.W2 + dbm.c2)
         if damping:
             new2 = damping * mu2 + (1.0 - damping) * new2
-        delta = max(np.max(np.abs(new1 - mu1), initial=0.0), np.max(np.abs(new2 - mu2), initial=0.0))
+        if tol is not None:
+            delta = max(np.max(np.abs(new1 - mu1), initial=0.0), np.max(np.abs(new2 - mu2), initial=0.0))
         mu1, mu2 = new1, new2
         if tol is not None and delta < tol:
             break

@@ -23,14 +23,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..estimators.rts import TemperingStats, log_temperature_conditional
+from ..estimators.rts import TemperingStats, temperature_conditional
 
 __all__ = ["sample_temperatures", "run_simulated_tempering", "STRecord", "RBMTemperingState", "rbm_step"]
 
 
-def sample_temperatures(log_q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One categorical draw per row of ``log_q`` (n, K) by inverse CDF."""
-    q = np.exp(log_q - log_q.max(axis=1, keepdims=True))
+def sample_temperatures(q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One categorical draw per row of ``q`` (n, K) (probabilities, rows need not be normalised) by inverse CDF."""
     cdf = np.cumsum(q, axis=1)
     u = rng.random(q.shape[0]) * cdf[:, -1]
     k = (cdf < u[:, None]).sum(axis=1)
@@ -89,9 +88,9 @@ def run_simulated_tempering(
     rec = STRecord(np.empty((n_sweeps, n_chains)), np.empty((n_sweeps, n_chains), np.int32)) if record else None
     for t in range(int(n_sweeps)):
         delta = np.asarray(step(state, betas[k]), np.float64)
-        log_q = log_temperature_conditional(delta, betas, log_prior, log_zhat)
-        k = sample_temperatures(log_q, rng)
-        stats.add(np.exp(log_q), k)
+        q = temperature_conditional(delta, betas, log_prior, log_zhat)
+        k = sample_temperatures(q, rng)
+        stats.add(q, k)
         if rec is not None:
             rec.delta[t] = delta
             rec.k[t] = k

@@ -1,0 +1,92 @@
+"""AIS on a 784-500 RBM with 100 chains against the time of its matrix products alone.
+
+One AIS step (Carlson et al. 2016 sec. 3.2; Salakhutdinov & Murray 2008) is one
+Gibbs sweep at the step's beta plus the weight increment log f_{k}(v) -
+log f_{k-1}(v); with the cached hidden field it needs exactly the two dense
+products of a sweep (``v @ W`` and ``h @ W.T``). Rows: per-step time of
+:func:`bmrep.estimators.ais.ais_log_partition`, of one simulated-tempering
+sweep with the RTS statistics (``bmrep.sampling.simulated_tempering``), and of
+the two products alone, for float64 and float32, with their ratios.
+
+Run: ``.venv/bin/python benchmarks/bench_ais.py [--quick]``
+Writes ``benchmarks/out/ais.csv``. Single BLAS thread. Numbers on a shared
+machine vary with its load; compare rows taken in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
+
+from bmrep.estimators.ais import ais_log_partition, linear_betas
+from bmrep.estimators.rts import TemperingStats, uniform_log_prior
+from bmrep.models.rbm import RBM
+from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering
+from bmrep.sampling.streams import ChainStreams
+
+OUT = Path(__file__).resolve().parent / "out" / "ais.csv"
+
+
+def best_of(fn, repeats):
+    """Minimum wall time over ``repeats`` calls (the least disturbed by other load)."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    threadpool_limits(1)
+    n_steps = 50 if args.quick else 200
+    repeats = 3 if args.quick else 5
+    rng = np.random.default_rng(0)
+    rows = []
+    for dt in (np.float64, np.float32):
+        rbm = RBM.random(784, 500, rng, 0.05).astype(dt)
+        n = 100
+        betas = linear_betas(n_steps + 2)  # n_steps sweeps
+        v = (rng.random((n, 784)) < 0.5).astype(dt)
+        h = (rng.random((n, 500)) < 0.5).astype(dt)
+
+        def products():
+            for _ in range(n_steps):
+                v @ rbm.W
+                h @ rbm.W.T
+
+        def ais():
+            ais_log_partition(rbm, n, betas, ChainStreams.from_seed(0, "bench-ais", n_chains=n), dtype=dt)
+
+        K = 100
+        st = RBMTemperingState.from_base(rbm, n, ChainStreams.from_seed(0, "bench-st", n_chains=n), dtype=dt)
+        trng = np.random.default_rng(1)
+        lp = uniform_log_prior(K)
+        lz = np.zeros(K)
+
+        def st_sweeps():
+            run_simulated_tempering(st, trng.integers(0, K, n), step=rbm_step, betas=linear_betas(K), log_prior=lp, log_zhat=lz,
+                                    n_sweeps=n_steps, rng=trng, stats=TemperingStats(K, n))
+
+        t_mm = best_of(products, repeats) / n_steps
+        t_ais = best_of(ais, repeats) / n_steps
+        t_st = best_of(st_sweeps, repeats) / n_steps
+        for what, t in (("matrix products alone", t_mm), ("AIS step", t_ais), ("simulated tempering sweep (RTS)", t_st)):
+            rows.append({"dtype": np.dtype(dt).name, "what": what, "ms_per_step": 1e3 * t, "ratio_to_products": t / t_mm})
+    df = pd.DataFrame(rows)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    df.to_csv(OUT, index=False)
+    print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+
+
+if __name__ == "__main__":
+    main()
