@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 import yaml
 
 from bmrep.experiments.salakhutdinov2010 import (

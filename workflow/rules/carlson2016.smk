@@ -22,11 +22,7 @@ C16_METHODS = ["RTS", "AIS", "RAISE"]
 C16_FIG2_SHARDS = shards(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"])
 C16_FIG3_SHARDS = shards(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"])
 C16_COMMON = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count"], profile=PROFILE)
-
-
-def c16_model(model):
-    return results(f"models/carlson2016/mnist_{model}.npz")
-
+C16_MODEL = results("models/carlson2016/mnist_{model}.npz")
 
 C16_FIGS = [figures(f"carlson2016/fig{i}.png") for i in range(1, 6)]
 PAPER_TARGETS["carlson2016"] += C16_FIGS + [
@@ -82,7 +78,7 @@ rule carlson2016_exact_check:
 
 rule carlson2016_fig1:
     input:
-        model=c16_model(f"784x{C16['fig1']['n_hidden']}"),
+        model=C16_MODEL.format(model=f"784x{C16['fig1']['n_hidden']}"),
         data=data("mnist_binary.npz"),
     output:
         csv=results("carlson2016/fig1.csv"),
@@ -136,7 +132,7 @@ rule carlson2016_fig2:
 
 rule carlson2016_fig3_truth:
     input:
-        model=lambda wc: c16_model(wc.model),
+        model=C16_MODEL,
         data=data("mnist_binary.npz"),
     output:
         csv=results("carlson2016/fig3_truth_{model}.csv"),
@@ -155,7 +151,7 @@ rule carlson2016_fig3_truth:
 
 rule carlson2016_fig3_shard:
     input:
-        model=lambda wc: c16_model(wc.model),
+        model=C16_MODEL,
         data=data("mnist_binary.npz"),
     output:
         results("carlson2016/shards/fig3/{model}_{method}_{shard}.npz"),
@@ -200,7 +196,7 @@ rule carlson2016_fig3:
 
 rule carlson2016_fig4_K:
     input:
-        model=c16_model(C16_FIG4_MODEL),
+        model=C16_MODEL.format(model=C16_FIG4_MODEL),
         data=data("mnist_binary.npz"),
         curve=results(f"carlson2016/fig3_truth_{C16_FIG4_MODEL}_curve.npz"),
     output:

@@ -256,10 +256,16 @@ def exact_model_check(settings: dict, seed: int) -> pd.DataFrame:
 def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, seed: int) -> pd.DataFrame:
     """Sec. 2.4 / Fig. 1: log Zhat_k and c_k over the initial iterations, with and without RB.
 
-    Rows: ``variant`` (RB or TS), ``iteration``, ``k``, ``beta``,
-    ``log_zhat`` (after the iteration), ``c`` (estimated in it), ``exact``
-    (exact log Z_k by enumeration), ``converged_at`` (first iteration meeting
-    ``max|r - c| < 0.1/K``, -1 if none).
+    ``n_iterations`` iterations are run for the figure (no early stop). The
+    final estimate follows the paper's procedure: from the Zhat of the first
+    iteration that met the stopping rule (the last one if none did), one long
+    run of ``final_sweeps`` sweeps gives eq. 12's estimate (``stage`` =
+    ``final``, ``iteration`` = n_iterations + 1).
+
+    Rows: ``variant`` (RB or TS), ``stage`` (initial / final), ``iteration``,
+    ``k``, ``beta``, ``log_zhat`` (after the iteration), ``c`` (estimated in
+    it), ``exact`` (exact log Z_k by enumeration), ``converged_at`` (first
+    iteration meeting ``max|r - c| < 0.1/K``, -1 if none).
     """
     K = int(settings["K"])
     betas = linear_betas(K)
@@ -283,9 +289,18 @@ def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, see
         conv = -1 if init.converged_at is None else init.converged_at
         for it, (lz, c) in enumerate(zip(init.log_zhat, init.c), start=1):
             for kk in range(K):
-                rows.append(
-                    {"variant": variant, "iteration": it, "k": kk + 1, "beta": betas[kk], "log_zhat": lz[kk], "c": c[kk], "exact": exact_lz[kk], "converged_at": conv}
-                )
+                rows.append({"variant": variant, "stage": "initial", "iteration": it, "k": kk + 1, "beta": betas[kk], "log_zhat": lz[kk],
+                             "c": c[kk], "exact": exact_lz[kk], "converged_at": conv})
+        lz_start = init.log_zhat[(conv if conv > 0 else n_it) - 1]
+        stats, _, _ = run_simulated_tempering(
+            state, rng.integers(0, K, n_chains), step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz_start,
+            n_sweeps=int(settings["final_sweeps"]), rng=rng,
+        )
+        lz_final = stats.rts(log_prior, lz_start) if rb else stats.ts(log_prior, lz_start)
+        c_final = stats.c if rb else (stats.counts.sum(0) + 0.1) / (stats.counts.sum() + 0.1 * K)
+        for kk in range(K):
+            rows.append({"variant": variant, "stage": "final", "iteration": n_it + 1, "k": kk + 1, "beta": betas[kk], "log_zhat": lz_final[kk],
+                         "c": c_final[kk], "exact": exact_lz[kk], "converged_at": conv})
     return pd.DataFrame(rows)
 
 
@@ -692,11 +707,15 @@ def evaluate_claims(exact_check, fig1, fig2, fig3, fig4, fig5, settings: dict, p
               "never" if conv < 0 else f"iteration {conv}", "1 <= iteration <= 10", 1 <= conv <= 10,
               f"{int(rb['iteration'].max())} iterations run")
     )
-    last = rb[(rb["iteration"] == rb["iteration"].max()) & (rb["k"] == rb["k"].max())].iloc[0]
-    err = abs(last["log_zhat"] - last["exact"])
+    kmax = rb["k"].max()
+    final = rb[(rb["stage"] == "final") & (rb["k"] == kmax)].iloc[0]
+    init_rows = rb[(rb["stage"] == "initial") & (rb["k"] == kmax)].sort_values("iteration")
+    err = abs(final["log_zhat"] - final["exact"])
     out.append(
-        claim("fig1", "final log Z_K within 0.05 nats of exact", "< 0.05 nats", f"{fmt(err)} nats", "|log Zhat_K - exact| < 0.05",
-              check_less(err, 0.05), f"log Zhat_K = {last['log_zhat']:.4f}, exact = {last['exact']:.4f} (after iteration {int(last['iteration'])})")
+        claim("fig1", "final log Z_K within 0.05 nats of exact", "< 0.05 nats", f"{fmt(err)} nats", "|log Z_K(RTS, final run) - exact| < 0.05",
+              check_less(err, 0.05),
+              f"final long run: {final['log_zhat']:.4f}, exact {final['exact']:.4f}; errors after the initial iterations "
+              + ", ".join(f"{e:+.3f}" for e in (init_rows["log_zhat"] - init_rows["exact"])))
     )
     # Fig. 2
     smin, smax = fig2["n_samples"].min(), fig2["n_samples"].max()

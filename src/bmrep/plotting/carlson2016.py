@@ -18,7 +18,7 @@ def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6,
     its = [i for i in iterations if i <= df["iteration"].max()]
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(its)))
     for col, variant in enumerate(["RB", "TS"]):
-        sub = df[df["variant"] == variant]
+        sub = df[(df["variant"] == variant) & (df.get("stage", "initial") == "initial")]
         ax_z, ax_c = axes[0, col], axes[1, col]
         ex = sub[sub["iteration"] == sub["iteration"].min()]
         ax_z.plot(ex["k"], ex["exact"], "k--", lw=2, label="exact")
