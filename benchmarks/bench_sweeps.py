@@ -3,7 +3,8 @@ and scikit-learn's ``BernoulliRBM.gibbs`` on the same model, in the same run.
 
 Run: ``.venv/bin/python benchmarks/bench_sweeps.py [--quick]``
 Writes ``benchmarks/out/sweeps.csv`` and prints a table. Single thread (BLAS
-and kernel); each number is the median over many repeats of a timed block.
+and kernel), thread CPU time; the candidates are timed in interleaved blocks
+and each ratio is the median of the per-block ratios.
 See ``benchmarks/README.md`` for the targets and the last recorded numbers.
 """
 
@@ -28,20 +29,29 @@ DTYPES = [np.float64, np.float32]
 OUT = Path(__file__).resolve().parent / "out" / "sweeps.csv"
 
 
-def per_call(fn, target_block_s: float, repeats: int) -> float:
-    """Median over ``repeats`` blocks of the mean time of one call of ``fn``."""
-    fn()
-    t0 = time.thread_time()
-    fn()
-    one = max(time.thread_time() - t0, 1e-7)
-    number = max(1, int(target_block_s / one))
-    times = []
-    for _ in range(repeats):
+def interleaved(fns: dict, target_block_s: float, repeats: int) -> dict:
+    """Per-call times of several functions, timed in alternating blocks.
+
+    Each repeat times one block (about ``target_block_s``) of every function
+    in turn, so all of them see the same machine state; returns, per name,
+    the array of per-call times over the repeats.
+    """
+    number = {}
+    for name, fn in fns.items():
+        fn()
         t0 = time.thread_time()
-        for _ in range(number):
-            fn()
-        times.append((time.thread_time() - t0) / number)
-    return float(np.median(times))
+        fn()
+        one = max(time.thread_time() - t0, 1e-7)
+        number[name] = max(1, int(target_block_s / one))
+    times = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            n = number[name]
+            t0 = time.thread_time()
+            for _ in range(n):
+                fn()
+            times[name].append((time.thread_time() - t0) / n)
+    return {k: np.array(v) for k, v in times.items()}
 
 
 def bench_size(n_visible, n_hidden, n_chains, dtype, block_s, repeats):
@@ -52,38 +62,51 @@ def bench_size(n_visible, n_hidden, n_chains, dtype, block_s, repeats):
     v0 = streams.bernoulli(0.5, n_visible, dtype)
     h0 = np.zeros((n_chains, n_hidden), dtype)
     fh, fv = np.empty_like(h0), np.empty_like(v0)
-    rows = []
-
-    def add(what, seconds):
-        rows.append(dict(size=f"{n_visible}x{n_hidden}", chains=n_chains, dtype=np.dtype(dtype).name, what=what, seconds=seconds))
-
-    # (a) the two products alone: numpy @ (numpy's OpenBLAS) and the kernel's own ?gemm calls (scipy's OpenBLAS)
     v, h = v0.copy(), h0.copy()
     Gibbs().sweep(r, v, h, streams)
     WT = r.W.T
+    vg, hg, vt, ht = v.copy(), h.copy(), v.copy(), h.copy()
+    G, T = Gibbs(), FlipTheState()
 
     def numpy_products():
         np.matmul(v, r.W, out=fh)
         np.matmul(h, WT, out=fv)
 
-    add("products_numpy", per_call(numpy_products, block_s, repeats))
-    add("products_cython_blas", per_call(lambda: _kernels.rbm_products(r.W, v, h, fh, fv, 1), block_s, repeats))
-
-    # ours: one sweep per Python call, and 100 sweeps per call (amortised)
-    for op in (Gibbs(), FlipTheState()):
-        v, h = v0.copy(), h0.copy()
-        add(f"{op.name}_sweep", per_call(lambda: op.sweep(r, v, h, streams), block_s, repeats))
-        add(f"{op.name}_sweep_x100", per_call(lambda: op.sweep(r, v, h, streams, n_sweeps=100), block_s, max(5, repeats // 3)) / 100)
-
-    # (b) scikit-learn's BernoulliRBM.gibbs on the same model
     sk = BernoulliRBM(n_components=n_hidden, random_state=0)
     sk.components_ = np.ascontiguousarray(r.W.T)
     sk.intercept_hidden_ = r.c.copy()
     sk.intercept_visible_ = r.b.copy()
     sk.random_state_ = np.random.RandomState(0)
     vs = v0.copy()
-    add("sklearn_gibbs", per_call(lambda: sk.gibbs(vs), block_s, repeats))
-    return rows
+
+    fns = {
+        # (a) the two products alone: numpy @ and the kernel's own ?gemm calls (scipy's OpenBLAS)
+        "products_numpy": numpy_products,
+        "products_cython_blas": lambda: _kernels.rbm_products(r.W, v, h, fh, fv, 1),
+        # ours: one sweep per Python call
+        "G_sweep": lambda: G.sweep(r, vg, hg, streams),
+        "T_sweep": lambda: T.sweep(r, vt, ht, streams),
+        # (b) scikit-learn's BernoulliRBM.gibbs on the same model
+        "sklearn_gibbs": lambda: sk.gibbs(vs),
+    }
+    t = interleaved(fns, block_s, repeats)
+    # 100 sweeps per call (Python overhead amortised), also interleaved
+    t100 = interleaved(
+        {"G_sweep_x100": lambda: G.sweep(r, vg, hg, streams, n_sweeps=100),
+         "T_sweep_x100": lambda: T.sweep(r, vt, ht, streams, n_sweeps=100)},
+        block_s, max(5, repeats // 3))
+    row = dict(size=f"{n_visible}x{n_hidden}", chains=n_chains, dtype=np.dtype(dtype).name)
+    row.update({k: float(np.median(x)) for k, x in t.items()})
+    row.update({k: float(np.median(x)) / 100 for k, x in t100.items()})
+    # ratios: median over repeats of the per-repeat ratio (paired blocks)
+    row["G/products"] = float(np.median(t["G_sweep"] / t["products_numpy"]))
+    row["G/products_cython_blas"] = float(np.median(t["G_sweep"] / t["products_cython_blas"]))
+    row["sklearn/G"] = float(np.median(t["sklearn_gibbs"] / t["G_sweep"]))
+    row["sklearn/products"] = float(np.median(t["sklearn_gibbs"] / t["products_numpy"]))
+    row["T/G"] = float(np.median(t["T_sweep"] / t["G_sweep"]))
+    row["T/G_x100"] = float(np.median(t100["T_sweep_x100"] / t100["G_sweep_x100"]))
+    row["G/products_q25"], row["G/products_q75"] = (float(q) for q in np.quantile(t["G_sweep"] / t["products_numpy"], [0.25, 0.75]))
+    return row
 
 
 def main():
@@ -95,23 +118,16 @@ def main():
     with threadpool_limits(limits=1):
         for n_visible, n_hidden, n_chains in SIZES:
             for dtype in DTYPES:
-                rows += bench_size(n_visible, n_hidden, n_chains, dtype, block_s, repeats)
-    long = pd.DataFrame(rows)
-    wide = long.pivot_table(index=["size", "chains", "dtype"], columns="what", values="seconds", sort=False)
-    wide = wide.reset_index()
-    wide["G/products"] = wide["G_sweep"] / wide["products_numpy"]
-    wide["G/products_cython_blas"] = wide["G_sweep"] / wide["products_cython_blas"]
-    wide["sklearn/G"] = wide["sklearn_gibbs"] / wide["G_sweep"]
-    wide["sklearn/products"] = wide["sklearn_gibbs"] / wide["products_numpy"]
-    wide["T/G"] = wide["T_sweep"] / wide["G_sweep"]
-    wide["T/G_x100"] = wide["T_sweep_x100"] / wide["G_sweep_x100"]
+                rows.append(bench_size(n_visible, n_hidden, n_chains, dtype, block_s, repeats))
+    wide = pd.DataFrame(rows)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     tmp = OUT.with_suffix(".csv.tmp")
     wide.to_csv(tmp, index=False)
     tmp.replace(OUT)
 
     us = lambda s: f"{s * 1e6:9.1f}"  # noqa: E731
-    print(f"# {platform.node()} {platform.processor() or platform.machine()}, single thread, median of {repeats} blocks")
+    print(f"# {platform.node()} {platform.processor() or platform.machine()}, single thread, thread CPU time, "
+          f"median of {repeats} interleaved blocks; ratios are medians of per-block ratios")
     print(f"{'size':>8} {'ch':>4} {'dtype':>7} | {'prod_np':>9} {'prod_cb':>9} {'G':>9} {'T':>9} {'G_x100':>9} {'T_x100':>9} {'sklearn':>9} | "
           f"{'G/prod':>6} {'skl/G':>6} {'T/G':>5} {'T/G100':>6}   (times in us per sweep)")
     for _, w in wide.iterrows():
@@ -121,6 +137,7 @@ def main():
     big = wide[(wide["size"] == "784x500") & (wide["dtype"] == "float64")].iloc[0]
     small = wide[wide["size"] != "784x500"]
     print("targets: 784x500 float64 G/products <= 1.15:", f"{big['G/products']:.3f}",
+          f"(quartiles {big['G/products_q25']:.3f}-{big['G/products_q75']:.3f})",
           "| small sizes sklearn/G >= 4:", ", ".join(f"{r['size']} {r['dtype']} {r['sklearn/G']:.1f}" for _, r in small.iterrows()),
           "| T/G <= 1.05: max", f"{wide['T/G'].max():.3f}")
     print(f"wrote {OUT}")

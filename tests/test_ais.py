@@ -162,3 +162,15 @@ def test_bad_input_is_rejected():
         ais_log_partition(rbm, 5, linear_betas(5), ChainStreams.from_seed(1, n_chains=4))
     with pytest.raises(ValueError):
         rbm_annealing_model(rbm, np.zeros(3))
+
+
+def test_partial_weights_estimate_every_intermediate_log_z():
+    """AIS partial weights estimate log Z_k along the ladder (the RTS starting values of the Fig. 3 runs)."""
+    rbm = small_rbm(10, 2.0)
+    a = np.random.default_rng(3).normal(0, 0.5, 10)
+    betas = linear_betas(300)
+    run = ais_log_partition(rbm, 200, betas, ChainStreams.from_seed(13, n_chains=200), a, record_partial=True)
+    assert run.partial_log_z.shape == betas.shape
+    assert run.partial_log_z[-1] == pytest.approx(run.log_z)
+    for j in (0, 100, 200):
+        assert abs(run.partial_log_z[j] - exact.log_partition(rbm, betas[j], a)) < 4 * max(run.stderr, 1e-3)

@@ -37,14 +37,14 @@ def test_fig3_and_fig4_pieces_run_and_agree_with_exact():
     X = (r.random((300, 40)) < 0.3).astype(float)
     bb = ex.base_bias_for("data", X)
     lz = exact.log_partition(rbm)
-    s = dict(n_chains=20, sweeps=[150, 300], dtype="float64", K=20, init_iterations=3, init_sweeps=20, truth_sweeps=400)
+    s = dict(n_chains=20, sweeps=[150, 300], dtype="float64", K=20, init="ais", init_iterations=3, init_sweeps=20, truth_sweeps=400)
     rows = pd.concat([ex.fig3_repeat(rbm, bb, X, s, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
     assert list(rows["sweeps"].unique()) == [150, 300]
     z = (rows["estimate"] - lz) / rows["stderr"]
     assert np.all(np.abs(z) < 4.0), rows
     truth, curve = ex.fig3_truth(rbm, bb, s, SEED, "toy")
     assert abs(truth.set_index("method").loc["truth", "estimate"] - lz) < 0.1 and curve.size == 20
-    s4 = dict(n_chains=10, dtype="float64", init_iterations=2, init_sweeps=10, n_sweeps=60, subset_size=300, n_bootstrap=4, n_bootstrap_mbar=1, mbar_max_K=10)
+    s4 = dict(n_chains=10, dtype="float64", burn_in=10, init_iterations=0, init_sweeps=10, n_sweeps=60, subset_size=300, n_bootstrap=4, n_bootstrap_mbar=1, mbar_max_K=10)
     d4 = ex.fig4_temperatures(rbm, bb, 10, s4, SEED, (np.linspace(0, 1, 20), curve))
     assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"}
     assert (d4["method"] == "MBAR").sum() == 1

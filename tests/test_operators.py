@@ -79,9 +79,16 @@ def test_stationarity_check_is_not_vacuous():
     a = np.array([1.0, -1.0])
     # the beta = 1 chain is not stationary for the beta = 0.5 distribution
     assert stationary_check(r, P, beta=0.5, base_bias=a) > 1e-3
-    # a flip-the-state variant without the 1/2 tie rule is periodic on a zero-weight RBM
+    # without the 1/2 tie rule of Def. 1 (flip with min(1, ratio) = 1) the chain
+    # of a zero-weight RBM is periodic (SLEM 1); with it, T is ergodic
+    class NoTieRule(FlipTheState):
+        def flip_probabilities(self, state, p_on):
+            q = super().flip_probabilities(state, p_on)
+            return np.where(np.asarray(p_on) == 0.5, 1.0, q)
+
     z = RBM(np.zeros((2, 2)), np.zeros(2), np.zeros(2))
-    assert slem(sweep_transition_matrix(z, FlipTheState())) < 1 - 1e-9  # ergodic thanks to the tie rule
+    assert slem(sweep_transition_matrix(z, NoTieRule())) > 1 - 1e-12
+    assert slem(sweep_transition_matrix(z, FlipTheState())) < 1 - 1e-9
     assert slem(sweep_transition_matrix(z, Gibbs())) < 1e-12  # independent units: one step
 
 
@@ -215,8 +222,16 @@ def test_bad_input_raises():
         Gibbs().sweep(r, v, h, streams, betas=np.full(4, 1.5))
     with pytest.raises(TypeError):
         Gibbs().sweep(r, v.astype(np.int64), h, streams)
-    with pytest.raises(ValueError, match="do not fit"):
+    with pytest.raises(ValueError, match=r"v must have shape \(4, 3\)"):
         Gibbs().sweep(r, np.zeros((4, 2)), h, streams)
+    with pytest.raises(ValueError, match=r"h must have shape \(4, 2\)"):
+        Gibbs().sweep(r, v, np.zeros((5, 2)), streams)
+    with pytest.raises(ValueError, match="n_sweeps"):
+        Gibbs().sweep(r, v, h, streams, n_sweeps=-1)
+    with pytest.raises(ValueError, match="writeable"):
+        v_ro = np.zeros((4, 3))
+        v_ro.flags.writeable = False
+        Gibbs().sweep(r, v_ro, h, streams)
     with pytest.raises(ValueError, match="C-contiguous"):
         Gibbs().sweep(r, np.zeros((3, 4)).T, h, streams)
     with pytest.raises(ValueError, match="alpha"):

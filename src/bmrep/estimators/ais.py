@@ -156,6 +156,7 @@ class AISRun:
     ess: float
     n_betas: int
     state: Any = field(default=None, repr=False)
+    partial_log_z: np.ndarray | None = field(default=None, repr=False)  # (K+1,) log Z_k estimates at every beta_k
 
     def result(self, method: str = "AIS", budget: float | None = None) -> EstimateResult:
         return EstimateResult(
@@ -182,6 +183,7 @@ def anneal(
     transition: Callable,
     log_f_pair: Callable | None = None,
     transition_first: bool = False,
+    partial: list | None = None,
 ) -> tuple[np.ndarray, Any]:
     """Run one annealing pass and return ``(sum_j [log f_{b_j}(x) - log f_{b_{j-1}}(x)], state)``.
 
@@ -192,7 +194,8 @@ def anneal(
     step ``j`` the state first moves by ``transition(state, b_{j-1})`` and the
     increment ``log f_{b_{j-1}}(x) - log f_{b_j}(x)`` (note the sign) is
     accumulated, i.e. the returned sum is the forward-AIS weight formula
-    evaluated along the reversed path (Burda et al. 2015).
+    evaluated along the reversed path (Burda et al. 2015). If ``partial`` is
+    a list, the running sum after every step is appended to it.
     """
     if log_f_pair is None:
         if log_f is None:
@@ -212,6 +215,8 @@ def anneal(
             if j < n_steps:
                 state = transition(state, b_cur)
         acc = inc.copy() if acc is None else acc + inc
+        if partial is not None:
+            partial.append(acc.copy())
     return acc, state
 
 
@@ -225,6 +230,7 @@ def ais_log_weights(
     log_z_base: float,
     log_f: Callable | None = None,
     log_f_pair: Callable | None = None,
+    record_partial: bool = False,
 ) -> AISRun:
     """Forward AIS with a model-agnostic interface (Neal 2001; Carlson et al. 2016 sec. 3.2).
 
@@ -240,6 +246,10 @@ def ais_log_weights(
         independent of threading.
     init_sample, transition, log_f, log_f_pair, log_z_base
         The model's tempered family, see the module docstring.
+    record_partial : bool
+        Also estimate every intermediate ``log Z_k`` from the partial weights
+        (``AISRun.partial_log_z``; each is an AIS estimate for the ladder up
+        to ``beta_k``).
 
     Returns
     -------
@@ -251,8 +261,12 @@ def ais_log_weights(
     if n_runs < 1:
         raise ValueError(f"n_runs must be >= 1, got {n_runs}")
     state = init_sample(int(n_runs), rng)
-    acc, state = anneal(betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition)
+    partial = [] if record_partial else None
+    acc, state = anneal(betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, partial=partial)
     log_w = acc + float(log_z_base)
+    partial_log_z = None
+    if record_partial:
+        partial_log_z = np.array([float(log_z_base)] + [log_mean_exp(p + float(log_z_base)) for p in partial])
     if not np.all(np.isfinite(log_w)):
         raise FloatingPointError("non-finite AIS log weight; check log_f and the base distribution")
     return AISRun(
@@ -262,6 +276,7 @@ def ais_log_weights(
         ess=effective_sample_size(log_w),
         n_betas=int(betas.size),
         state=state,
+        partial_log_z=partial_log_z,
     )
 
 
@@ -426,6 +441,7 @@ def ais_log_partition(
     operator=None,
     dtype=np.float64,
     n_threads: int = 1,
+    record_partial: bool = False,
 ) -> AISRun:
     """AIS estimate of an RBM's log Z (Salakhutdinov & Murray 2008; Carlson et al. 2016 sec. 3.2).
 
@@ -454,4 +470,5 @@ def ais_log_partition(
         transition=transition,
         log_f_pair=log_f_pair,
         log_z_base=log_z0,
+        record_partial=record_partial,
     )

@@ -137,6 +137,12 @@ class TemperedRun:
     log_prior: np.ndarray
 
 
+def init_sweeps_of(settings: dict, K: int) -> int:
+    """Sweeps spent before the main RTS run: the optional AIS pass plus the initial iterations."""
+    ais = K - 2 if settings.get("init", "flat") == "ais" else 0
+    return ais + int(settings["init_iterations"]) * int(settings["init_sweeps"])
+
+
 def rbm_tempered_run(
     rbm: RBM,
     base_bias: np.ndarray,
@@ -151,22 +157,37 @@ def rbm_tempered_run(
     key: tuple,
     dtype=np.float64,
     log_zhat0: np.ndarray | None = None,
+    init: str = "flat",
     stop_init: bool = False,
     record: bool = False,
+    burn_in: int = 0,
 ) -> TemperedRun:
     """Simulated tempering on an RBM with RTS: initial iterations (sec. 2.4), then one long run.
 
     ``main_checkpoints`` are the main-run sweep counts at which the RTS and
     TS estimates are taken (nested prefixes of one run). Chains start from the
     base; every initial iteration starts from the previous x with fresh
-    uniform temperatures (sec. 2.4).
+    uniform temperatures (sec. 2.4). The starting log Zhat is ``log_zhat0``
+    if given, else ``init = "flat"`` (Zhat_k = Z_1, the paper's default) or
+    ``init = "ais"`` ("a better estimate, if known": the partial AIS weights
+    of one AIS pass along the ladder on the same chains' streams, K - 2
+    sweeps; see :func:`init_sweeps_of`). ``burn_in`` sweeps after the
+    initial iterations are discarded (Fig. 4).
     """
     K = betas.size
     streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
     rng = make_rng(seed, *key, "temperatures")
-    state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias, dtype=dtype)
     log_z1 = base_log_partition(base_bias, rbm.n_hidden)
-    lz0 = np.full(K, log_z1) if log_zhat0 is None else np.asarray(log_zhat0, np.float64).copy()
+    if log_zhat0 is not None:
+        lz0 = np.asarray(log_zhat0, np.float64).copy()
+    elif init == "ais":
+        lz0 = ais_log_partition(rbm, n_chains, betas, ChainStreams.from_seed(seed, *key, "ais_init", n_chains=n_chains), base_bias,
+                                dtype=dtype, record_partial=True).partial_log_z
+    elif init == "flat":
+        lz0 = np.full(K, log_z1)
+    else:
+        raise ValueError(f"init must be 'flat' or 'ais', got {init!r}")
+    state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias, dtype=dtype)
 
     def one_iteration(lz):
         s, _, _ = run_simulated_tempering(
@@ -174,10 +195,12 @@ def rbm_tempered_run(
         )
         return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
 
-    init = initial_iterations(one_iteration, log_prior, lz0, init_iterations, stop=stop_init)
-    lz = init.final_log_zhat
-    stats = TemperingStats(K, n_chains)
+    init_hist = initial_iterations(one_iteration, log_prior, lz0, init_iterations, stop=stop_init)
+    lz = init_hist.final_log_zhat
     k = rng.integers(0, K, n_chains)
+    if burn_in > 0:  # discarded: lets x settle at its temperature before anything is recorded
+        _, k, _ = run_simulated_tempering(state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(burn_in), rng=rng)
+    stats = TemperingStats(K, n_chains)
     checkpoints, records, done = [], [], 0
     for target in sorted(int(c) for c in main_checkpoints):
         stats, k, rec = run_simulated_tempering(
@@ -192,7 +215,7 @@ def rbm_tempered_run(
         from ..sampling.simulated_tempering import STRecord
 
         rec_all = STRecord(np.concatenate([r.delta for r in records]), np.concatenate([r.k for r in records]))
-    return TemperedRun(init, lz, checkpoints, stats, rec_all, betas, log_prior)
+    return TemperedRun(init_hist, lz, checkpoints, stats, rec_all, betas, log_prior)
 
 
 # --------------------------------------------------------------------------- exact check
@@ -379,8 +402,9 @@ def fig2_gaussian_mixture_repeat(settings: dict, repeat: int, seed: int) -> pd.D
 def fig3_repeat(rbm: RBM, base_bias: np.ndarray, V_test: np.ndarray, settings: dict, method: str, repeat: int, seed: int, model_name: str) -> pd.DataFrame:
     """Sec. 4.2 / Fig. 3, one repeat of one method at every sweep budget.
 
-    RTS: K temperatures, ``init_iterations`` x ``init_sweeps`` initial sweeps
-    (counted in the budget), then one run read at each budget (nested).
+    RTS: K temperatures, the optional AIS pass for the starting log Zhat
+    (``init = "ais"``) and ``init_iterations`` x ``init_sweeps`` initial sweeps
+    (all counted in the budget), then one run read at each budget (nested).
     AIS / RAISE: ``budget + 1`` inverse temperatures on the piecewise
     schedule of Salakhutdinov & Murray (2008), one run per chain; RAISE
     starts from ``n_chains`` test points (the same points in every repeat).
@@ -392,14 +416,14 @@ def fig3_repeat(rbm: RBM, base_bias: np.ndarray, V_test: np.ndarray, settings: d
     rows = []
     if method in ("RTS", "TS"):
         K = int(settings["K"])
-        init_cost = int(settings["init_iterations"]) * int(settings["init_sweeps"])
+        init_cost = init_sweeps_of(settings, K)
         main = [b - init_cost for b in budgets]
         if min(main) < 1:
             raise ValueError(f"smallest budget {budgets[0]} does not exceed the {init_cost} initial sweeps")
         run = rbm_tempered_run(
             rbm, base_bias, betas=linear_betas(K), log_prior=uniform_log_prior(K), n_chains=n_chains,
             init_iterations=int(settings["init_iterations"]), init_sweeps=int(settings["init_sweeps"]),
-            main_checkpoints=main, seed=seed, key=key, dtype=dtype,
+            main_checkpoints=main, seed=seed, key=key, dtype=dtype, init=settings["init"],
         )
         for b, (_, lz_rts, lz_ts, se) in zip(budgets, run.checkpoints):
             rows.append({"method": "RTS", "sweeps": b, "estimate": lz_rts[-1], "stderr": se[-1]})
@@ -435,7 +459,7 @@ def fig3_truth(rbm: RBM, base_bias: np.ndarray, settings: dict, seed: int, model
     run = rbm_tempered_run(
         rbm, base_bias, betas=linear_betas(K), log_prior=uniform_log_prior(K), n_chains=n_chains,
         init_iterations=int(settings["init_iterations"]), init_sweeps=int(settings["init_sweeps"]),
-        main_checkpoints=[sweeps], seed=seed, key=key + ("RTS",), dtype=dtype,
+        main_checkpoints=[sweeps], seed=seed, key=key + ("RTS",), dtype=dtype, init=settings["init"],
     )
     _, lz_rts, _, se_rts = run.checkpoints[-1]
     ais = ais_log_partition(rbm, n_chains, piecewise_betas(sweeps + 1), ChainStreams.from_seed(seed, *key, "AIS", n_chains=n_chains), base_bias, dtype=dtype)
@@ -457,7 +481,8 @@ def fig4_temperatures(rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, s
 
     ``log_z_curve`` = (betas, log Z(beta)) from a previous run initialises
     log Zhat by interpolation ("or a better estimate, if known", sec. 2.4),
-    followed by ``init_iterations`` RTS iterations. MBAR runs on the first
+    followed by ``init_iterations`` RTS iterations (0: none) and ``burn_in``
+    discarded sweeps; the next ``n_sweeps`` sweeps are recorded. MBAR runs on the first
     ``n_bootstrap_mbar`` subsets and only for ``K <= mbar_max_K`` (pymbar's
     cost grows fast with K, as the paper notes in sec. 4.3). Rows: ``K``,
     ``bootstrap``, ``method``, ``estimate``.
@@ -472,6 +497,7 @@ def fig4_temperatures(rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, s
         rbm, base_bias, betas=betas, log_prior=log_prior, n_chains=n_chains,
         init_iterations=int(settings["init_iterations"]), init_sweeps=int(settings["init_sweeps"]),
         main_checkpoints=[int(settings["n_sweeps"])], seed=seed, key=key, dtype=dtype, log_zhat0=lz0, record=True,
+        burn_in=int(settings["burn_in"]),
     )
     delta, kk = run.record.delta.ravel(), run.record.k.ravel().astype(np.int64)
     lz = run.log_zhat

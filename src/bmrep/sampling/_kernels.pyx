@@ -30,12 +30,13 @@ into a per-thread buffer), then the log-odds and the decision, fused,
 branch-free and vectorised (AVX-512/AVX2 clones picked at load time): exp is a Cephes-style
 range reduction + rational approximation (about 1 ulp, same bits on every
 x86-64, no FMA) of a non-positive argument, so no input overflows; arguments
-below the smallest normal exponent give exactly 0, as libm's exp does.
+below -708 (float32: -87) give exactly 0 where libm gives < 3e-308
+(1.7e-38): such a unit's probability is 0 to working precision either way.
 
 Dense products go to BLAS (scipy.linalg.cython_blas ?gemm) inside the same
-GIL-free loop, so ``n_sweeps`` sweeps cost one Python call; models with
-n_visible * n_hidden <= 1024 use in-kernel products instead (a ?gemm call
-costs about as much as their whole product).
+GIL-free loop, so ``n_sweeps`` sweeps cost one Python call. (In-kernel
+products for small models were tried and were slower than ?gemm even at
+16x16: without register blocking the row updates cost more than the call.)
 """
 
 cimport numpy as cnp
@@ -237,69 +238,20 @@ cdef inline void _gemm_visible(const floating* W, const floating* h, floating* f
         sgemm(tt, tn, &nv, &nc, &nh, &one, <float*> W, &nh, <float*> h, &nh, &zero, fv, &nv)
 
 
-cdef Py_ssize_t _small_product_limit = 1024
-
-
-def set_small_product_limit(Py_ssize_t n):
-    """Models with ``n_visible * n_hidden <= n`` use the in-kernel products
-    instead of ?gemm (default 1024); returns the previous limit (for tests)."""
-    global _small_product_limit
-    old = _small_product_limit
-    _small_product_limit = n
-    return old
-
-
-cdef inline void _small_product(const floating* x, const floating* M, floating* out,
-                                Py_ssize_t nc, Py_ssize_t n_in, Py_ssize_t n_out) noexcept nogil:
-    # out (nc, n_out) = x (nc, n_in) @ M (n_in, n_out), rows of M added where x != 0
-    # (binary states: about half of them); the inner loop vectorises.
-    cdef Py_ssize_t ch, i, j
-    cdef floating xi
-    cdef floating* o
-    cdef const floating* m
-    for ch in range(nc):
-        o = out + ch * n_out
-        for j in range(n_out):
-            o[j] = 0
-        for i in range(n_in):
-            xi = x[ch * n_in + i]
-            if xi != 0:
-                m = M + i * n_out
-                for j in range(n_out):
-                    o[j] = o[j] + xi * m[j]
-
-
 cdef void _sweeps(const floating* W, const floating* b, const floating* c, floating* v, floating* h,
                   const floating* betas, const floating* base, const uint64_t* ptrs,
                   Py_ssize_t nc, Py_ssize_t nv, Py_ssize_t nh, int n_sweeps, int mode, floating alpha,
-                  int n_threads, floating* work, bint small) noexcept nogil:
-    """``work`` holds nc*nh + nc*nv (+ nv*nh if small) + 2*max(nv, nh)*n_threads values.
-
-    Small models (``small``) compute the products in the kernel from W and a
-    transposed copy, avoiding ?gemm's call overhead; the path depends only on
-    the model's size, never on the number of threads.
-    """
+                  int n_threads, floating* work) noexcept nogil:
+    """``work`` holds nc*nh + nc*nv + 2*max(nv, nh)*n_threads values."""
     cdef floating* fh = work
     cdef floating* fv = work + nc * nh
-    cdef floating* WT = fv + nc * nv
-    cdef floating* scratch = WT + (nv * nh if small else 0)
+    cdef floating* scratch = fv + nc * nv
     cdef Py_ssize_t stride = nv if nv > nh else nh
-    cdef Py_ssize_t i, j
     cdef int s
-    if small:
-        for i in range(nv):
-            for j in range(nh):
-                WT[j * nv + i] = W[i * nh + j]
     for s in range(n_sweeps):
-        if small:
-            _small_product(v, W, fh, nc, nv, nh)
-        else:
-            _gemm_hidden(W, v, fh, <int> nv, <int> nh, <int> nc)
+        _gemm_hidden(W, v, fh, <int> nv, <int> nh, <int> nc)
         _update_layer(h, fh, c, <const floating*> NULL, betas, ptrs, nc, nh, mode, alpha, n_threads, scratch, stride)
-        if small:
-            _small_product(h, WT, fv, nc, nh, nv)
-        else:
-            _gemm_visible(W, h, fv, <int> nv, <int> nh, <int> nc)
+        _gemm_visible(W, h, fv, <int> nv, <int> nh, <int> nc)
         _update_layer(v, fv, b, base, betas, ptrs, nc, nv, mode, alpha, n_threads, scratch, stride)
 
 
@@ -350,9 +302,9 @@ cdef void* _scratch(Py_ssize_t n_fields, Py_ssize_t stride, int nt, size_t items
     malloc + memset rather than calloc: after the first call glibc serves a
     freed block of this size from the heap, without the page faults of fresh
     zero pages (about 250 us per call at 784x500). The per-thread part is
-    zeroed: vectorised loops may compute on (and discard) lanes past the row
-    end, and stale heap bytes there, read as float32 denormals, slowed the
-    kernel twofold; the results never depend on them.
+    zeroed: left stale, float32 sweeps ran twice as slow (most likely the
+    vectorised loops compute on, and discard, lanes past a row's end, where
+    stale bytes are denormal floats); results never depend on them.
     """
     cdef size_t nbytes = (n_fields + 2 * stride * nt + 1) * itemsize
     cdef void* p = malloc(nbytes)
@@ -419,16 +371,14 @@ def rbm_sweeps(W, b, c, v, h, betas, base, ptrs, int n_sweeps, int mode, double 
     if n_sweeps < 0:
         raise ValueError(f"n_sweeps must be >= 0, got {n_sweeps}")
     cdef int nt = n_threads if n_threads > 1 else 1
-    cdef bint small = nv * nh <= _small_product_limit
-    cdef void* work = _scratch(nc * nh + nc * nv + (nv * nh if small else 0), nv if nv > nh else nh, nt,
-                               8 if t == cnp.NPY_DOUBLE else 4)
+    cdef void* work = _scratch(nc * nh + nc * nv, nv if nv > nh else nh, nt, 8 if t == cnp.NPY_DOUBLE else 4)
     with nogil:
         if t == cnp.NPY_DOUBLE:
             _sweeps(<double*> Wp, <double*> bp, <double*> cp, <double*> vp, <double*> hp, <double*> tp,
-                    <double*> ap, pp, nc, nv, nh, n_sweeps, mode, <double> alpha, nt, <double*> work, small)
+                    <double*> ap, pp, nc, nv, nh, n_sweeps, mode, <double> alpha, nt, <double*> work)
         else:
             _sweeps(<float*> Wp, <float*> bp, <float*> cp, <float*> vp, <float*> hp, <float*> tp,
-                    <float*> ap, pp, nc, nv, nh, n_sweeps, mode, <float> alpha, nt, <float*> work, small)
+                    <float*> ap, pp, nc, nv, nh, n_sweeps, mode, <float> alpha, nt, <float*> work)
     free(work)
 
 
