@@ -34,6 +34,7 @@ import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport exp, fabs, log, log1p
+from libc.stdlib cimport free, malloc
 
 cnp.import_array()
 
@@ -328,10 +329,10 @@ def solve_patterns(const cnp.int64_t[::1] pptr, const cnp.int64_t[::1] epar, con
     cdef Py_ssize_t P = mu.shape[0], n = net.n, ne = w.shape[0], p
     cdef int n_trace = trace.shape[1] if trace.shape[0] == P else 0
     cdef bint want_grad = grad_w.shape[0] == P and grad_h.shape[0] == P and P > 0
-    cdef Work wk
-    cdef int nt = max(n_threads, 1), tid
+    cdef int nt = max(n_threads, 1), tid, t
     cdef double[:, ::1] scratch = np.empty((nt, _work_size(n, ne)))
     cdef double[::1] ew = np.empty(ne + 1)
+    cdef Work* wks
     _exp_weights(net.w, &ew[0], ne)
     if xi.shape[0] != P or L_out.shape[0] != P or iters_out.shape[0] != P or mu.shape[1] != n or xi.shape[1] != n:
         raise ValueError("mu, xi, L_out, iters_out must have P rows and N columns")
@@ -339,15 +340,25 @@ def solve_patterns(const cnp.int64_t[::1] pptr, const cnp.int64_t[::1] epar, con
         raise ValueError("grad_w must be (P, E) and grad_h (P, N)")
     if P == 0:
         return
-    with nogil, parallel(num_threads=nt):
-        tid = threadid()
-        _set_work(&wk, &scratch[tid, 0], n, ne)
-        wk.ew = &ew[0]
-        for p in prange(P, schedule="dynamic"):
-            iters_out[p] = _solve_one(&net, &wk, &mu[p, 0], &xi[p, 0], tol, max_iter, &L_out[p],
-                                      &trace[p, 0] if n_trace > 0 else NULL, n_trace)
-            if want_grad:
-                _gradients(&net, &wk, &mu[p, 0], &xi[p, 0], &grad_w[p, 0] if ne > 0 else NULL, &grad_h[p, 0])
+    # One work area per thread, chosen by thread id inside the loop: a
+    # struct shared across the parallel region would be a data race.
+    wks = <Work*> malloc(nt * sizeof(Work))
+    if wks == NULL:
+        raise MemoryError()
+    for t in range(nt):
+        _set_work(&wks[t], &scratch[t, 0], n, ne)
+        wks[t].ew = &ew[0]
+    try:
+        with nogil, parallel(num_threads=nt):
+            for p in prange(P, schedule="dynamic"):
+                tid = threadid()
+                iters_out[p] = _solve_one(&net, &wks[tid], &mu[p, 0], &xi[p, 0], tol, max_iter, &L_out[p],
+                                          &trace[p, 0] if n_trace > 0 else NULL, n_trace)
+                if want_grad:
+                    _gradients(&net, &wks[tid], &mu[p, 0], &xi[p, 0],
+                               &grad_w[p, 0] if ne > 0 else NULL, &grad_h[p, 0])
+    finally:
+        free(wks)
 
 
 def bound_at(const cnp.int64_t[::1] pptr, const cnp.int64_t[::1] epar, const cnp.int64_t[::1] echild,
