@@ -42,6 +42,8 @@ rule salakhutdinov2010_fig2:
         fig=report(figures("salakhutdinov2010/fig2.png"), caption="../report/salakhutdinov2010_fig2.rst", category="salakhutdinov2010"),
         csv=results("salakhutdinov2010/fig2.csv"),
         occupation=results("salakhutdinov2010/fig2_occupation.csv"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/fig2.log"),
     threads: 1
@@ -58,6 +60,8 @@ rule salakhutdinov2010_pretrain:
         data=data("mnist_binary.npz"),
     output:
         model=results("models/salakhutdinov2010/pretrained.npz"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/pretrain.log"),
     threads: 1
@@ -76,6 +80,8 @@ rule salakhutdinov2010_train:
         pretrained=results("models/salakhutdinov2010/pretrained.npz"),
     output:
         model=results("models/salakhutdinov2010/{algorithm}.npz"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/train_{algorithm}.log"),
     threads: 1
@@ -95,6 +101,8 @@ rule salakhutdinov2010_evaluate:
     output:
         curve=results("salakhutdinov2010/eval/{algorithm}_curve.csv"),
         final=results("salakhutdinov2010/eval/{algorithm}_final.json"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/evaluate_{algorithm}.log"),
     threads: 1
@@ -111,6 +119,8 @@ rule salakhutdinov2010_table1:
         norb=S10_NORB,
     output:
         table=results("salakhutdinov2010/table1.csv"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/table1.log"),
     params:
@@ -125,6 +135,8 @@ rule salakhutdinov2010_fig4_bound:
     output:
         fig=report(figures("salakhutdinov2010/fig4_bound.png"), caption="../report/salakhutdinov2010_fig4_bound.rst", category="salakhutdinov2010"),
         csv=results("salakhutdinov2010/fig4_bound.csv"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/fig4_bound.log"),
     params:
@@ -143,6 +155,8 @@ rule salakhutdinov2010_fig4_sampling:
         temperature=report(figures("salakhutdinov2010/fig4_temperature.png"), caption="../report/salakhutdinov2010_fig4_temperature.rst", category="salakhutdinov2010"),
         npz=results("salakhutdinov2010/fig4_sampling.npz"),
         summary=results("salakhutdinov2010/fig4_sampling.json"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/fig4_sampling.log"),
     threads: 1
@@ -159,6 +173,8 @@ rule salakhutdinov2010_exact_check:
         data=data("mnist_binary.npz"),
     output:
         results("salakhutdinov2010/exact_check.json"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/exact_check.log"),
     threads: 1
@@ -179,6 +195,8 @@ rule salakhutdinov2010_claims:
         table=results("salakhutdinov2010/table1.csv"),
     output:
         claims_file("salakhutdinov2010"),
+    conda:
+        CONDA_ENV
     log:
         logs("salakhutdinov2010/claims.log"),
     params:
