@@ -94,3 +94,14 @@ def test_smoke_profile_end_to_end(tmp_path):
     assert "# Replication summary" in md and "Profile: **smoke**" in md
     for name in ["mnist.npz", "digits8.npz", "dna.npz", "toys.npz"]:
         assert (res / "data" / name).exists()
+    figs = sorted(p.name for p in fig.rglob("*.png"))
+    assert len(figs) >= 15, figs
+    report = tmp_path / "report.html"
+    proc = run_snakemake(
+        "--report", str(report), "--configfile=config/smoke.yaml",
+        "--config", f"results_dir={res}", f"figures_dir={fig}", timeout=600,
+    )
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert "ERROR" not in proc.stdout + proc.stderr
+    html = report.read_text(errors="replace")
+    assert "fig5.png" in html and "fig3_slem.png" in html

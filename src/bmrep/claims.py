@@ -144,7 +144,7 @@ def render_markdown(summary: pd.DataFrame, figures: dict[str, list[str]], profil
             status = {"pass": "✅ pass", "fail": "❌ fail", "not run": "⏸ not run"}[r["status"]]
             cells = [r["target"], r["claim"], r["paper_value"], r["reproduced_value"], r["test"], status]
             lines.append("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
-        details = [(r["target"], r["details"]) for _, r in sub.iterrows() if r["details"]]
+        details = list(dict.fromkeys((r["target"], r["details"]) for _, r in sub.iterrows() if r["details"]))
         if details:
             lines.append("")
             for target, d in details:

@@ -83,6 +83,7 @@ def all_targets():
     for p in PAPERS:
         if enabled(p):
             out += PAPER_TARGETS[p] + [claims_file(p)]
+    out += DATA_TARGETS  # defined in data.smk
     out += [results("replication_summary.csv"), results("REPLICATION.md")]
     return out
 

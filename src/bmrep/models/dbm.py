@@ -45,17 +45,11 @@ import numpy as np
 from scipy.special import expit, logsumexp
 
 from bmrep.estimators.exact import all_states
-from bmrep.models.rbm import sigmoid, softplus
+from bmrep.models.rbm import _float_dtype, sigmoid, softplus
 
 MAX_ENUM_UNITS = 20
 _CHUNK = 1 << 12
 _LOG2 = float(np.log(2.0))
-
-
-def _float_dtype(*arrays) -> np.dtype:
-    if all(np.asarray(a).dtype == np.float32 for a in arrays):
-        return np.dtype(np.float32)
-    return np.dtype(np.float64)
 
 
 @dataclass(frozen=True, eq=False)
