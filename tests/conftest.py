@@ -22,6 +22,16 @@ def run_snakemake(*args: str, timeout: float = 600, env=None) -> subprocess.Comp
     )
 
 
+def small_rbm(seed: int, scale: float, nv: int, nh: int):
+    """A random enumerable RBM: weights N(0, scale^2), biases N(0, 1), from ``seed``."""
+    import numpy as np
+
+    from bmrep.models.rbm import RBM
+
+    r = np.random.default_rng(seed)
+    return RBM(r.normal(0, scale, (nv, nh)), r.normal(0, 1, nv), r.normal(0, 1, nh))
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -23,12 +23,13 @@ from bmrep.estimators.reverse_ais import raise_estimate, raise_log_partition
 from bmrep.models.rbm import RBM, tempered_free_energy_v
 from bmrep.sampling.streams import ChainStreams
 
+from conftest import small_rbm as shared_small_rbm  # noqa: E402
+
 Z_MAX = 4.0
 
 
 def small_rbm(seed, scale, nv=10, nh=6):
-    r = np.random.default_rng(seed)
-    return RBM(r.normal(0, scale, (nv, nh)), r.normal(0, 1, nv), r.normal(0, 1, nh))
+    return shared_small_rbm(seed, scale, nv, nh)
 
 
 def test_log_mean_exp_numerics():

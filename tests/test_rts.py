@@ -27,12 +27,13 @@ from bmrep.models.rbm import RBM
 from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering, sample_temperatures
 from bmrep.sampling.streams import ChainStreams
 
+from conftest import small_rbm as shared_small_rbm  # noqa: E402
+
 Z_MAX = 4.0
 
 
 def small_rbm(seed, scale, nv=6, nh=4):
-    r = np.random.default_rng(seed)
-    return RBM(r.normal(0, scale, (nv, nh)), r.normal(0, 1, nv), r.normal(0, 1, nh))
+    return shared_small_rbm(seed, scale, nv, nh)
 
 
 def joint_deltas(rbm, a):
