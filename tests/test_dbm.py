@@ -153,6 +153,20 @@ def test_ais_matches_exact_log_z_within_0p1_nats():
         assert abs(run.log_z - exact) < 4 * run.stderr + 0.02
 
 
+def test_ais_partial_estimates_track_exact_intermediate_log_z():
+    """The exact check's beta profile: every running estimate log Z_k agrees with the exact tempered log Z_k."""
+    d = random_dbm(20, 12, 10, 0.5, "ais-partial", bias_scale=0.5)
+    bases = data_base_biases(d, (keyed_rng(SEED, "basedata").random((500, 20)) < 0.3).astype(float))
+    betas = piecewise_betas(1000)
+    run = ais_log_partition(d, 100, betas, ChainStreams.from_seed(SEED, "ais-partial", n_chains=100), bases,
+                            record_partial=True)
+    assert run.partial_log_z.shape == betas.shape
+    assert run.partial_log_z[-1] == pytest.approx(run.log_z)
+    for k in np.linspace(0, betas.size - 1, 12).astype(int):
+        exact_k = log_partition_exact(d, beta=float(betas[k]), base_bias=bases)
+        assert abs(run.partial_log_z[k] - exact_k) < 4 * run.stderr + 0.02
+
+
 def test_pretraining_composes_doubled_rbms():
     r = keyed_rng(SEED, "pretrain-data")
     X = (r.random((300, 12)) < 0.3).astype(np.float64)

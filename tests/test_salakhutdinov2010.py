@@ -10,6 +10,7 @@ import yaml
 from bmrep.experiments.salakhutdinov2010 import (
     claims,
     count_switches,
+    drift_onset,
     fig2_claim_values,
     fig2_toy,
     nearest_mean_classifier,
@@ -88,3 +89,24 @@ def test_claim_builder_reports_failures_and_not_run():
     assert status["CAST bound >= SAP bound on the test set"] == "not run"
     assert status["the adaptive-ST particle visits all 20 temperature levels within 1000 updates"] == "pass"
     assert status["Gibbs samples switch digit class less often than adaptive-ST samples"] == "pass"
+
+
+def test_drift_onset_is_where_the_running_error_leaves_the_band_for_good():
+    prof = [{"beta": b, "error": e} for b, e in [(0.0, 0.0), (0.5, 0.2), (0.7, 0.05), (0.8, -0.3), (1.0, -1.0)]]
+    assert drift_onset(prof) == 0.8
+    assert drift_onset(prof[:3]) is None
+    assert drift_onset([{"beta": 0.0, "error": 0.5}]) == 0.0
+
+
+def test_exact_check_diagnostics_reach_the_claim_details():
+    v = {"wl_partitions_visited": 4, "gibbs_partitions_visited": 1, "gibbs_start_only": True, "fpcd_final": 1,
+         "fpcd_stays": True, "fpcd_first_entry": 5, "long_occupation": [0.25, 0.25, 0.25, 0.25]}
+    exact = {"shape": [784, 8, 8], "log_z_exact": 10.0, "log_z_ais": 9.5, "log_z_ais_stderr": 0.02,
+             "abs_error": 0.5, "mean_exact_test_ll": -100.0, "mean_test_bound": -101.0, "max_bound_minus_ll": -0.1,
+             "ais_betas": 100, "ais_runs": 10, "beta_profile": [{"beta": 0.0, "error": 0.0}, {"beta": 0.9, "error": -0.5}],
+             "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}]}
+    sampling = {"gibbs_switches": [0], "ast_switches": [3], "classify_every": 10}
+    rows = claims(v, [], sampling, np.arange(1000) % 20, 20, exact, "smoke")
+    row = next(r for r in rows if r.claim.startswith("AIS log Z"))
+    assert row.status == "fail"
+    assert "beta = 0.900" in row.details and "1000: -0.500 ± 0.020" in row.details

@@ -5,7 +5,8 @@
 #   evaluate/{alg}            AIS log Z + eq. (3) bound: curve over snapshots, final test bound
 #   table1, fig4_bound        aggregates of the evaluations
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
-#   exact_check               AIS vs exact log Z on an enumerable DBM trained on the same data
+#   exact_check               AIS vs exact log Z on an enumerable DBM trained on the same data,
+#                             with the error along beta and against the number of betas
 #   claims                    claims_file("salakhutdinov2010")
 
 
@@ -27,12 +28,14 @@ PAPER_TARGETS["salakhutdinov2010"] += [
     figures("salakhutdinov2010/fig4_temperature.png"),
     figures("salakhutdinov2010/fig4_bound.png"),
     results("salakhutdinov2010/fig4_bound.csv"),
+    figures("salakhutdinov2010/ais_exact_check.png"),
 ]
 PAPER_FIGURES["salakhutdinov2010"] += [
     figures("salakhutdinov2010/fig2.png"),
     figures("salakhutdinov2010/fig4_samples.png"),
     figures("salakhutdinov2010/fig4_temperature.png"),
     figures("salakhutdinov2010/fig4_bound.png"),
+    figures("salakhutdinov2010/ais_exact_check.png"),
 ]
 S10_ALG_PATTERN = "|".join(re.escape(a) for a in S10_ALGS)
 
@@ -172,7 +175,8 @@ rule salakhutdinov2010_exact_check:
     input:
         data=data("mnist_binary.npz"),
     output:
-        results("salakhutdinov2010/exact_check.json"),
+        json=results("salakhutdinov2010/exact_check.json"),
+        fig=report(figures("salakhutdinov2010/ais_exact_check.png"), caption="../report/salakhutdinov2010_ais_exact_check.rst", category="salakhutdinov2010"),
     conda:
         CONDA_ENV
     log:
@@ -181,6 +185,7 @@ rule salakhutdinov2010_exact_check:
     params:
         cfg=S10,
         seed=SEED,
+        profile=PROFILE,
     script:
         "../scripts/salakhutdinov2010/exact_check.py"
 

@@ -584,11 +584,14 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
 
 
 def ais_log_partition(dbm: DBM, n_runs: int, betas, streams, base_bias=None, *, operator=None,
-                      dtype=np.float64, n_threads: int = 1, state: str = "v_h2"):
+                      dtype=np.float64, n_threads: int = 1, state: str = "v_h2", record_partial: bool = False):
     """AIS estimate of a DBM's log Z over {v, h2}, h1 summed out (Salakhutdinov & Hinton 2009).
 
     Uses the project's single AIS driver, :func:`bmrep.estimators.ais.ais_log_weights`;
     log weights accumulate in float64 whatever ``dtype`` the chains use.
+    ``record_partial`` also returns the estimate of every intermediate
+    ``log Z_k`` (``AISRun.partial_log_z``), e.g. to locate where along the
+    ladder an estimate drifts from exact values.
 
     Returns
     -------
@@ -599,7 +602,8 @@ def ais_log_partition(dbm: DBM, n_runs: int, betas, streams, base_bias=None, *, 
     init_sample, transition, log_f_pair, log_z0 = dbm_annealing_model(
         dbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads, state=state)
     return ais_log_weights(np.asarray(betas, dtype=np.float64), n_runs=n_runs, rng=streams, init_sample=init_sample,
-                           transition=transition, log_f_pair=log_f_pair, log_z_base=log_z0)
+                           transition=transition, log_f_pair=log_f_pair, log_z_base=log_z0,
+                           record_partial=record_partial)
 
 
 def data_base_bias(X, eps: float = 0.02) -> np.ndarray:

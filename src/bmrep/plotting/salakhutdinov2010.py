@@ -79,3 +79,34 @@ def plot_temperature(k_trace: np.ndarray, n_betas: int, path, caption_text: str)
     ax.set_ylabel("Temperature level k")
     ax.set_title("Adaptive simulated tempering: one particle (Fig. 4, middle)")
     finish(fig, path, caption_text)
+
+
+def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1) -> None:
+    """AIS against exact log Z on the enumerable DBM: where along beta the running estimate
+    drifts (left) and how the final error changes with the number of betas (right)."""
+    use_style()
+    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    prof = pd.DataFrame(exact["beta_profile"])
+    ax0.axhspan(-tol, tol, color="0.9", label=f"±{tol} nats")
+    ax0.plot(prof["beta"], prof["error"], marker="o", ms=3, color="black",
+             label=f"{exact['ais_runs']} runs x {exact['ais_betas']} betas")
+    ax0.axhline(0.0, color="0.5", lw=0.8)
+    ax0.set_xlabel(r"inverse temperature $\beta_k$")
+    ax0.set_ylabel(r"AIS $\log Z_k$ - exact (nats)")
+    ax0.set_title("Running AIS error along the ladder")
+    ax0.legend(loc="lower left")
+    lad = pd.DataFrame(exact["ladder"])
+    ax1.axhspan(-tol, tol, color="0.9")
+    if not lad.empty:
+        ax1.errorbar(lad["n_betas"], lad["error"], yerr=2 * lad["stderr"], marker="o", ms=4, capsize=3, color="black",
+                     label="independent runs (±2 s.e.)")
+    ax1.errorbar([exact["ais_betas"] * 0.85], [exact["log_z_ais"] - exact["log_z_exact"]], yerr=[2 * exact["log_z_ais_stderr"]],
+                 marker="s", ms=5, capsize=3, color="tab:red", ls="none",
+                 label=f"the claim's run ({exact['ais_betas']} betas, drawn left)")
+    ax1.axhline(0.0, color="0.5", lw=0.8)
+    ax1.set_xscale("log")
+    ax1.set_xlabel("number of betas")
+    ax1.set_ylabel(r"AIS $\log Z$ - exact (nats)")
+    ax1.set_title(f"Final error vs annealing length, DBM {'-'.join(map(str, exact['shape']))}")
+    ax1.legend(loc="lower right")
+    finish(fig, path, caption_text)

@@ -41,6 +41,8 @@ def caption(profile: str, **counts) -> str:
 
 def finish(fig, path, caption_text: str) -> None:
     """Draw the caption under the axes and save ``fig`` atomically to ``path``."""
-    fig.text(0.5, -0.01, caption_text, ha="center", va="top", fontsize=7, color="0.3", wrap=True)
+    # below everything already drawn (tick and axis labels reach below y = 0 in some layouts)
+    lowest = fig.get_tightbbox(fig.canvas.get_renderer()).y0 / fig.get_figheight()
+    fig.text(0.5, min(-0.01, lowest - 0.01), caption_text, ha="center", va="top", fontsize=7, color="0.3", wrap=True)
     save_figure(fig, path)
     plt.close(fig)
