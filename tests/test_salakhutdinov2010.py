@@ -72,6 +72,10 @@ def test_sampling_diagnostics_on_a_tiny_dbm():
     k = temperature_trajectory(d, s, SEED)
     assert k.size == 50 and np.unique(k).size > 1
     assert count_switches(np.array([[0, 0, 1, 1, 0], [2, 2, 2, 2, 2]])).tolist() == [2, 0]
+    assert "gibbs_column_switches" not in out  # gap 5 is not a multiple of classify_every 2
+    out = sample_sequences(d, {**s, "gap": 4}, nearest_mean_classifier(X, y), SEED)
+    for name in ("gibbs", "ast"):  # labels at updates 2, 4, 6, ...; columns at 4, 8, ...
+        assert out[f"{name}_column_switches"].tolist() == count_switches(out[f"{name}_labels"][:, 1::2]).tolist()
 
 
 def test_claim_builder_reports_failures_and_not_run():

@@ -19,7 +19,8 @@ out = sample_sequences(dbm, s, nearest_mean_classifier(X, y), sm.params.seed)
 k_trace = temperature_trajectory(dbm, s, sm.params.seed)
 summary = {"model": meta.get("algorithm"), "gibbs_switches": out["gibbs_switches"], "ast_switches": out["ast_switches"],
            "classify_every": s["classify_every"], "k_trace": k_trace, "levels_visited": int(np.unique(k_trace).size),
-           "n_betas": s["n_betas"]}
+           "n_betas": s["n_betas"],
+           **{k: out[k] for k in ("gibbs_column_switches", "ast_column_switches") if k in out}}
 log.info("switches: Gibbs %s, adaptive ST %s; levels visited %d", out["gibbs_switches"], out["ast_switches"],
          summary["levels_visited"])
 save_npz(sm.output.npz, **out)
