@@ -175,6 +175,11 @@ def _base(rbm: RBM, base_bias) -> np.ndarray:
     return a
 
 
+def _params64(rbm: RBM) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(W, b, c)`` as float64 (no copy when they already are)."""
+    return tuple(x.astype(np.float64, copy=False) for x in (rbm.W, rbm.b, rbm.c))
+
+
 def tempered_free_energy_v(rbm: RBM, v, beta: float = 1.0, base_bias=None) -> np.ndarray:
     """Free energy of v under ``p_beta`` with h summed out (float64).
 
@@ -187,9 +192,7 @@ def tempered_free_energy_v(rbm: RBM, v, beta: float = 1.0, base_bias=None) -> np
     beta = _check_beta(beta)
     a = _base(rbm, base_bias)
     v = np.asarray(v, dtype=np.float64)
-    W = rbm.W.astype(np.float64, copy=False)
-    b = rbm.b.astype(np.float64, copy=False)
-    c = rbm.c.astype(np.float64, copy=False)
+    W, b, c = _params64(rbm)
     lin = v @ (beta * b + (1.0 - beta) * a)
     return -lin - np.sum(softplus(beta * (v @ W + c)), axis=-1)
 
@@ -202,9 +205,7 @@ def tempered_free_energy_h(rbm: RBM, h, beta: float = 1.0, base_bias=None) -> np
     beta = _check_beta(beta)
     a = _base(rbm, base_bias)
     h = np.asarray(h, dtype=np.float64)
-    W = rbm.W.astype(np.float64, copy=False)
-    b = rbm.b.astype(np.float64, copy=False)
-    c = rbm.c.astype(np.float64, copy=False)
+    W, b, c = _params64(rbm)
     return -beta * (h @ c) - np.sum(softplus(beta * (h @ W.T + b) + (1.0 - beta) * a), axis=-1)
 
 

@@ -26,6 +26,8 @@ result is identical for any ``n_threads``.
 
 from __future__ import annotations
 
+import abc
+
 import numpy as np
 
 from bmrep.models.rbm import RBM
@@ -78,17 +80,21 @@ def _streams(streams: ChainStreams, n_chains: int) -> np.ndarray:
     return streams.pointers
 
 
-class Operator:
-    """Base class: a layer-wise transition operator (see module docstring)."""
+class Operator(abc.ABC):
+    """Base class: a layer-wise transition operator (see module docstring).
+
+    Subclasses define :meth:`flip_probabilities` (the exact form, used by the
+    stationarity tests) and the compiled kernel's mode and ``alpha``.
+    """
 
     _mode = _MODE_GIBBS
     alpha = 0.0
     name = "operator"
 
     # ------------------------------------------------------------ exact form
+    @abc.abstractmethod
     def flip_probabilities(self, state, p_on) -> np.ndarray:
         """Probability that each unit changes state (vectorised numpy)."""
-        raise NotImplementedError
 
     # -------------------------------------------------------------- compiled
     def update_layer(self, state, field, streams: ChainStreams, betas=None, base_field=None, n_threads: int = 1):
