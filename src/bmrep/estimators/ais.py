@@ -63,6 +63,7 @@ __all__ = [
     "effective_sample_size",
     "linear_betas",
     "piecewise_betas",
+    "adaptive_betas",
     "RBMAnnealingState",
     "rbm_tempered_log_f",
     "rbm_log_z_base",
@@ -129,6 +130,48 @@ def piecewise_betas(n_betas: int) -> np.ndarray:
     )
 
 
+def adaptive_betas(pilot_betas: np.ndarray, step_sd: np.ndarray, n_betas: int, uniform_mix: float = 0.1) -> np.ndarray:
+    """A ladder of ``n_betas`` inverse temperatures at equal thermodynamic length, from a pilot run.
+
+    For a small step the AIS log-weight increment from ``beta`` to
+    ``beta + d`` has standard deviation about ``d * s(beta)`` with
+    ``s(beta)^2 = Var_beta[d/dbeta log f_beta(x)]``; under perfect transitions
+    the variance of log w, and with it the bias of log Z, is smallest for a
+    schedule that spends equal amounts of ``s(beta) dbeta`` per step, the
+    constant-speed schedule (Gelman & Meng 1998, sec. 4; Grosse, Maddison &
+    Salakhutdinov 2013, sec. 3). ``s`` is estimated on each interval of a
+    pilot ladder from the spread over runs of its increments,
+    ``s_k = step_sd[k] / (beta_{k+1} - beta_k)``; the pilot's runs, lagging
+    behind equilibrium where the chains mix slowly, measure the spread that
+    the main run will meet. The density of betas is
+    ``(1 - uniform_mix) * s / int s + uniform_mix`` (the uniform part keeps
+    steps everywhere, where the pilot saw little spread), and the betas are
+    its quantiles, linear within each pilot interval. Endpoints are kept.
+
+    Any schedule fixed before the main run leaves AIS unbiased in Z, so the
+    pilot must use random numbers independent of the main run.
+    """
+    pilot_betas = _check_betas(pilot_betas)
+    step_sd = np.asarray(step_sd, dtype=np.float64)
+    if step_sd.shape != (pilot_betas.size - 1,):
+        raise ValueError(f"step_sd must have one entry per pilot step ({pilot_betas.size - 1}), got shape {step_sd.shape}")
+    if not np.all(np.isfinite(step_sd)) or np.any(step_sd < 0):
+        raise ValueError("step_sd must be finite and non-negative")
+    if not 0.0 < uniform_mix <= 1.0:
+        raise ValueError(f"uniform_mix must lie in (0, 1], got {uniform_mix}")
+    if n_betas < 2:
+        raise ValueError(f"need at least 2 inverse temperatures, got {n_betas}")
+    width = np.diff(pilot_betas)
+    span = pilot_betas[-1] - pilot_betas[0]
+    mass = step_sd / step_sd.sum() if step_sd.sum() > 0 else width / span  # share of length per pilot interval
+    mass = (1.0 - uniform_mix) * mass + uniform_mix * width / span
+    cum = np.concatenate([[0.0], np.cumsum(mass)])
+    cum /= cum[-1]
+    betas = np.interp(np.linspace(0.0, 1.0, int(n_betas)), cum, pilot_betas)
+    betas[0], betas[-1] = pilot_betas[0], pilot_betas[-1]
+    return _check_betas(betas)
+
+
 def _check_betas(betas: np.ndarray, increasing: bool = True) -> np.ndarray:
     betas = np.asarray(betas, dtype=np.float64)
     if betas.ndim != 1 or betas.size < 2:
@@ -157,6 +200,8 @@ class AISRun:
     n_betas: int
     state: Any = field(default=None, repr=False)
     partial_log_z: np.ndarray | None = field(default=None, repr=False)  # (K+1,) log Z_k estimates at every beta_k
+    betas: np.ndarray | None = field(default=None, repr=False)  # (K+1,) the ladder used
+    step_sd: np.ndarray | None = field(default=None, repr=False)  # (K,) sd over runs of each step's log-weight increment
 
     def result(self, method: str = "AIS", budget: float | None = None) -> EstimateResult:
         return EstimateResult(
@@ -184,6 +229,7 @@ def anneal(
     log_f_pair: Callable | None = None,
     transition_first: bool = False,
     partial: list | None = None,
+    step_sd: list | None = None,
 ) -> tuple[np.ndarray, Any]:
     """Run one annealing pass and return ``(sum_j [log f_{b_j}(x) - log f_{b_{j-1}}(x)], state)``.
 
@@ -195,7 +241,9 @@ def anneal(
     increment ``log f_{b_{j-1}}(x) - log f_{b_j}(x)`` (note the sign) is
     accumulated, i.e. the returned sum is the forward-AIS weight formula
     evaluated along the reversed path (Burda et al. 2015). If ``partial`` is
-    a list, the running sum after every step is appended to it.
+    a list, the running sum after every step is appended to it; if
+    ``step_sd`` is a list, the standard deviation over runs of every step's
+    increment is (the input of :func:`adaptive_betas`).
     """
     if log_f_pair is None:
         if log_f is None:
@@ -215,6 +263,8 @@ def anneal(
             if j < n_steps:
                 state = transition(state, b_cur)
         acc = inc.copy() if acc is None else acc + inc
+        if step_sd is not None:
+            step_sd.append(float(np.std(inc, ddof=1)) if inc.size > 1 else 0.0)
         if partial is not None:
             partial.append(acc.copy())
     return acc, state
@@ -262,7 +312,9 @@ def ais_log_weights(
         raise ValueError(f"n_runs must be >= 1, got {n_runs}")
     state = init_sample(int(n_runs), rng)
     partial = [] if record_partial else None
-    acc, state = anneal(betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, partial=partial)
+    sds: list = []
+    acc, state = anneal(betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, partial=partial,
+                        step_sd=sds)
     log_w = acc + float(log_z_base)
     partial_log_z = None
     if record_partial:
@@ -277,6 +329,8 @@ def ais_log_weights(
         n_betas=int(betas.size),
         state=state,
         partial_log_z=partial_log_z,
+        betas=betas,
+        step_sd=np.asarray(sds, dtype=np.float64),
     )
 
 

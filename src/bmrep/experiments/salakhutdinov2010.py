@@ -233,6 +233,7 @@ def snapshot_model(snapshots: dict, i: int) -> DBM:
 
 # -- evaluation: AIS + the bound of eq. (3) -----------------------------------
 def ais_settings(cfg_ais: dict):
+    """``(betas, n_runs)`` of a fixed ladder: the Salakhutdinov & Murray (2008) piecewise schedule."""
     from bmrep.estimators.ais import piecewise_betas
 
     return piecewise_betas(int(cfg_ais["n_betas"])), int(cfg_ais["n_runs"])
@@ -241,11 +242,34 @@ def ais_settings(cfg_ais: dict):
 def estimate_log_z(dbm: DBM, cfg_ais: dict, base_bias, seed: int, *keys, state: str = "v_h2",
                    record_partial: bool = False):
     """AIS estimate of log Z (float64 weights) over {v, h2} with h1 summed out (``state="v_h2"``,
-    Salakhutdinov & Hinton 2009) or over h1 with v and h2 summed out (``state="h1"``)."""
+    Salakhutdinov & Hinton 2009) or over h1 with v and h2 summed out (``state="h1"``).
+
+    ``cfg_ais["schedule"]``: ``piecewise`` anneals along :func:`ais_settings`'
+    ladder; ``adaptive`` first runs a pilot along a piecewise ladder of
+    ``pilot_fraction * n_betas`` betas (same number of runs, its own streams)
+    and then anneals along the constant-speed ladder of
+    :func:`bmrep.estimators.ais.adaptive_betas` built from the pilot's
+    increment spread. The returned run's ``betas`` is the ladder used.
+    """
+    from bmrep.estimators.ais import adaptive_betas, piecewise_betas
+
     betas, n_runs = ais_settings(cfg_ais)
     dt = {"float32": np.float32, "float64": np.float64}[cfg_ais.get("dtype", "float64")]
-    return ais_log_partition(dbm.astype(np.float64), n_runs, betas, _streams(seed, n_runs, "ais", *keys), base_bias, dtype=dt,
-                             state=state, record_partial=record_partial)
+    d64 = dbm.astype(np.float64)
+
+    def run(ladder, *more_keys, partial=False):
+        return ais_log_partition(d64, n_runs, ladder, _streams(seed, n_runs, "ais", *keys, *more_keys), base_bias,
+                                 dtype=dt, state=state, record_partial=partial)
+
+    schedule = cfg_ais.get("schedule", "piecewise")
+    if schedule == "adaptive":
+        n_pilot = max(10, int(round(float(cfg_ais.get("pilot_fraction", 0.1)) * betas.size)))
+        pilot = run(piecewise_betas(n_pilot), "pilot")
+        betas = adaptive_betas(pilot.betas, pilot.step_sd, betas.size, float(cfg_ais.get("uniform_mix", 0.1)))
+        return run(betas, "adaptive", partial=record_partial)
+    if schedule != "piecewise":
+        raise ValueError(f"AIS schedule must be 'piecewise' or 'adaptive', got {schedule!r}")
+    return run(betas, partial=record_partial)
 
 
 def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: int = 2000) -> float:
@@ -296,7 +320,8 @@ def evaluate(algorithm: str, snapshots: dict, X_train: np.ndarray, X_test: np.nd
              "test_bound": mean_bound(dbm, X_test, z.log_z, int(ev["n_mean_field"])),
              "train_bound": mean_bound(dbm, sub, z.log_z, int(ev["n_mean_field"])),
              "n_test": int(X_test.shape[0]), "ais_betas": int(ev["final_ais"]["n_betas"]),
-             "ais_runs": int(ev["final_ais"]["n_runs"]), "ais_state": ev.get("ais_state", "v_h2")}
+             "ais_runs": int(ev["final_ais"]["n_runs"]), "ais_state": ev.get("ais_state", "v_h2"),
+             "ais_schedule": ev["final_ais"].get("schedule", "piecewise")}
     if dbm.shape[1] <= EXACT_MAX_HIDDEN1:  # enumerable (smoke profile): check AIS against the exact value
         final["log_z_exact"] = log_partition_exact(dbm.astype(np.float64))
         final["test_bound_exact_log_z"] = final["test_bound"] + final["log_z"] - final["log_z_exact"]
@@ -410,8 +435,10 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
       ``log Z_k`` against its exact value at ``n_profile`` points of the ladder
       (where along beta the bias accumulates);
     * ``ladder``: independent AIS runs with each ``n_betas`` in
-      ``exact_check.ais_ladder`` (does the error shrink as the annealing slows,
-      as it must for a correct AIS whose only fault is too fast annealing).
+      ``exact_check.ais_ladder`` and each schedule in
+      ``exact_check.ais_ladder_schedules`` (does the error shrink as the
+      annealing slows, as it must for a correct AIS whose only fault is too
+      fast annealing; which schedule gets there with fewer betas).
     """
     e = cfg["exact_check"]
     sub_cfg = {"n_visible": X_train.shape[1], "n_hidden1": e["n_hidden1"], "n_hidden2": e["n_hidden2"],
@@ -426,16 +453,19 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
     state = cfg["evaluation"].get("ais_state", "v_h2")
     z = estimate_log_z(dbm, e["ais"], base, seed, "exact-check", state=state, record_partial=True)
     exact = log_partition_exact(dbm)
-    betas, _ = ais_settings(e["ais"])
+    betas = z.betas
     # evenly spaced in beta (the piecewise ladder crowds its betas near 1)
     idx = np.unique(np.clip(np.searchsorted(betas, np.linspace(0.0, 1.0, int(e.get("n_profile", 25)))), 0, betas.size - 1))
     profile = [{"beta": float(betas[k]),
                 "error": float(z.partial_log_z[k] - log_partition_exact(dbm, beta=float(betas[k]), base_bias=base))}
                for k in idx]
     ladder = []
-    for nb in e.get("ais_ladder", []):
-        zl = estimate_log_z(dbm, {**e["ais"], "n_betas": int(nb)}, base, seed, "exact-check", "ladder", int(nb), state=state)
-        ladder.append({"n_betas": int(nb), "log_z": zl.log_z, "stderr": zl.stderr, "error": zl.log_z - exact})
+    for schedule in e.get("ais_ladder_schedules", [e["ais"].get("schedule", "piecewise")]):
+        for nb in e.get("ais_ladder", []):
+            zl = estimate_log_z(dbm, {**e["ais"], "n_betas": int(nb), "schedule": schedule}, base, seed, "exact-check",
+                                "ladder", int(nb), state=state)
+            ladder.append({"schedule": schedule, "n_betas": int(nb), "log_z": zl.log_z, "stderr": zl.stderr,
+                           "error": zl.log_z - exact})
     Xt = X_test[: int(e["n_test"])].astype(np.float64)
     ll = log_prob_v_exact(dbm, Xt, exact)
     bound = variational_bound(dbm, Xt, exact, n_iter=int(cfg["evaluation"]["n_mean_field"]), tol=1e-6)
@@ -443,7 +473,7 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
             "abs_error": abs(z.log_z - exact), "mean_exact_test_ll": float(ll.mean()),
             "mean_test_bound": float(bound.mean()), "max_bound_minus_ll": float(np.max(bound - ll)),
             "ais_betas": int(e["ais"]["n_betas"]), "ais_runs": int(e["ais"]["n_runs"]), "ais_state": state,
-            "beta_profile": profile, "ladder": ladder}
+            "ais_schedule": e["ais"].get("schedule", "piecewise"), "beta_profile": profile, "ladder": ladder}
 
 
 def drift_onset(profile: list[dict], tol: float = 0.1) -> float | None:
@@ -484,8 +514,10 @@ def _exact_diagnostics(exact: dict) -> str:
     if onset is not None:
         out += f"; the running error first exceeds 0.1 nats for good at beta = {onset:.3f}"
     if exact.get("ladder"):
-        out += "; error by n_betas: " + ", ".join(f"{r['n_betas']}: {r['error']:+.3f} ± {r['stderr']:.3f}"
-                                                  for r in exact["ladder"])
+        by = {}
+        for r in exact["ladder"]:
+            by.setdefault(r.get("schedule", "piecewise"), []).append(f"{r['n_betas']}: {r['error']:+.3f} ± {r['stderr']:.3f}")
+        out += "; error by n_betas: " + "; ".join(f"{k} ladder {', '.join(v)}" for k, v in by.items())
     return out
 
 
@@ -510,7 +542,8 @@ def claims(fig2_values: dict, finals: list[dict], sampling: dict, k_trace: np.nd
         c("table1", "AIS log Z within 0.1 nats of the exact value on an enumerable DBM", "|error| < 0.1",
           f"{exact['log_z_ais']:.3f} vs exact {exact['log_z_exact']:.3f} (error {exact['abs_error']:.3f} ± {exact['log_z_ais_stderr']:.3f})",
           "|AIS - exact| <= 0.1", passed=exact["abs_error"] <= 0.1,
-          details=(f"DBM {exact['shape']} trained on the data; AIS {exact['ais_runs']} runs x {exact['ais_betas']} betas; "
+          details=(f"DBM {exact['shape']} trained on the data; AIS {exact['ais_runs']} runs x {exact['ais_betas']} betas "
+                   f"({exact.get('ais_schedule', 'piecewise')} schedule); "
                    f"mean exact test log-lik {exact['mean_exact_test_ll']:.2f}, mean eq. (3) bound {exact['mean_test_bound']:.2f}, "
                    f"max(bound - exact) {exact['max_bound_minus_ll']:.2e}" + _exact_diagnostics(exact))),
     ]

@@ -89,7 +89,7 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1)
     prof = pd.DataFrame(exact["beta_profile"])
     ax0.axhspan(-tol, tol, color="0.9", label=f"±{tol} nats")
     ax0.plot(prof["beta"], prof["error"], marker="o", ms=3, color="black",
-             label=f"{exact['ais_runs']} runs x {exact['ais_betas']} betas")
+             label=f"{exact['ais_runs']} runs x {exact['ais_betas']} betas ({exact.get('ais_schedule', 'piecewise')})")
     ax0.axhline(0.0, color="0.5", lw=0.8)
     ax0.set_xlabel(r"inverse temperature $\beta_k$")
     ax0.set_ylabel(r"AIS $\log Z_k$ - exact (nats)")
@@ -98,15 +98,20 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1)
     lad = pd.DataFrame(exact["ladder"])
     ax1.axhspan(-tol, tol, color="0.9")
     if not lad.empty:
-        ax1.errorbar(lad["n_betas"], lad["error"], yerr=2 * lad["stderr"], marker="o", ms=4, capsize=3, color="black",
-                     label="independent runs (±2 s.e.)")
+        if "schedule" not in lad:
+            lad["schedule"] = "piecewise"
+        styles = {"piecewise": ("black", "o", 0.93), "adaptive": ("tab:blue", "D", 1.07)}  # side by side at each n_betas
+        for sched, g in lad.groupby("schedule", sort=False):
+            color, marker, shift = styles.get(sched, ("0.4", "^", 1.0))
+            ax1.errorbar(g["n_betas"] * shift, g["error"], yerr=2 * g["stderr"], marker=marker, ms=4, capsize=3,
+                         color=color, label=f"{sched} ladder, independent runs (±2 s.e.)")
     ax1.errorbar([exact["ais_betas"] * 0.85], [exact["log_z_ais"] - exact["log_z_exact"]], yerr=[2 * exact["log_z_ais_stderr"]],
                  marker="s", ms=5, capsize=3, color="tab:red", ls="none",
-                 label=f"the claim's run ({exact['ais_betas']} betas, drawn left)")
+                 label=f"the claim's run ({exact['ais_betas']} betas, {exact.get('ais_schedule', 'piecewise')}, drawn left)")
     ax1.axhline(0.0, color="0.5", lw=0.8)
     ax1.set_xscale("log")
     ax1.set_xlabel("number of betas")
     ax1.set_ylabel(r"AIS $\log Z$ - exact (nats)")
     ax1.set_title(f"Final error vs annealing length, DBM {'-'.join(map(str, exact['shape']))}")
-    ax1.legend(loc="lower right")
+    ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)  # below the axes: the error bars span the panel
     finish(fig, path, caption_text)
