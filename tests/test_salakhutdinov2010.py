@@ -136,3 +136,22 @@ def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():
     assert np.allclose(np.diff(estimate_log_z(d, {"n_betas": 101, "n_runs": 4}, bases, SEED).betas)[-5:], 0.1 / 69)
     with pytest.raises(ValueError, match="schedule"):
         estimate_log_z(d, {**cfg, "schedule": "geometric"}, bases, SEED)
+
+
+def test_cast_vs_sap_details_flag_a_small_ais_ess():
+    v = {"wl_partitions_visited": 4, "gibbs_partitions_visited": 1, "gibbs_start_only": True, "fpcd_final": 1,
+         "fpcd_stays": True, "fpcd_first_entry": 5, "long_occupation": [0.25, 0.25, 0.25, 0.25]}
+    exact = {"shape": [784, 8, 8], "log_z_exact": 10.0, "log_z_ais": 10.05, "log_z_ais_stderr": 0.02,
+             "abs_error": 0.05, "mean_exact_test_ll": -100.0, "mean_test_bound": -101.0, "max_bound_minus_ll": -0.1,
+             "ais_betas": 100, "ais_runs": 10}
+    sampling = {"gibbs_switches": [0], "ast_switches": [3], "classify_every": 10}
+
+    def row(ess_cast):
+        finals = [{"algorithm": "SAP", "test_bound": -90.0, "log_z_stderr": 0.1, "ess": 60.0, "ais_runs": 100},
+                  {"algorithm": "CAST", "test_bound": -89.0, "log_z_stderr": 0.2, "ess": ess_cast, "ais_runs": 100}]
+        rows = claims(v, finals, sampling, np.arange(1000) % 20, 20, exact, "smoke")
+        return next(r for r in rows if r.claim.startswith("CAST bound"))
+
+    assert row(50.0).status == "pass" and "understate" not in row(50.0).details
+    assert "CAST -89.00 (log Z ± 0.20, AIS ESS 3.0 of 100 runs)" in row(3.0).details
+    assert "understate" in row(3.0).details

@@ -552,8 +552,12 @@ def claims(fig2_values: dict, finals: list[dict], sampling: dict, k_trace: np.nd
         cast, sap = by["CAST"]["test_bound"], by["SAP"]["test_bound"]
         out.append(c("table1", "CAST bound >= SAP bound on the test set", "-84.12 vs -87.23",
                      f"{cast:.2f} vs {sap:.2f}", "CAST >= SAP", passed=bool(cast >= sap),
-                     details="test bounds: " + ", ".join(f"{a} {f['test_bound']:.2f} (log Z ± {f['log_z_stderr']:.2f})"
-                                                         for a, f in by.items())))
+                     details="test bounds: " + ", ".join(
+                         f"{a} {f['test_bound']:.2f} (log Z ± {f['log_z_stderr']:.2f}, AIS ESS {f.get('ess', float('nan')):.1f}"
+                         f" of {f.get('ais_runs', '?')} runs)" for a, f in by.items())
+                     + ("; an AIS ESS under 10% of the runs: the stated errors understate the uncertainty and log Z "
+                        "is likely low (the bound high)" if any(f.get("ess", np.inf) < 0.1 * f.get("ais_runs", 0)
+                                                               for f in by.values()) else "")))
     else:
         out.append(c("table1", "CAST bound >= SAP bound on the test set", "-84.12 vs -87.23", "n/a", "CAST >= SAP",
                      passed=None, details="CAST or SAP not in the configured algorithms"))
