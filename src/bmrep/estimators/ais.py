@@ -136,10 +136,13 @@ def adaptive_betas(pilot_betas: np.ndarray, step_sd: np.ndarray, n_betas: int, u
     For a small step the AIS log-weight increment from ``beta`` to
     ``beta + d`` has standard deviation about ``d * s(beta)`` with
     ``s(beta)^2 = Var_beta[d/dbeta log f_beta(x)]``; under perfect transitions
-    the variance of log w, and with it the bias of log Z, is smallest for a
-    schedule that spends equal amounts of ``s(beta) dbeta`` per step, the
-    constant-speed schedule (Gelman & Meng 1998, sec. 4; Grosse, Maddison &
-    Salakhutdinov 2013, sec. 3). ``s`` is estimated on each interval of a
+    the increments are independent and, with ``n(beta)`` betas per unit
+    beta, ``Var(log w) ~ int s^2 / n dbeta``; at fixed ``K = int n`` this is
+    smallest, ``(int s dbeta)^2 / K``, for ``n`` proportional to ``s``: the
+    constant-speed schedule that spends equal amounts of ``s(beta) dbeta`` per
+    step (cf. Gelman & Meng 1998 on path sampling; Grosse, Maddison &
+    Salakhutdinov 2013 on AIS schedules). The variance of log w also sets
+    the downward bias of log Z (about half of it for near-Gaussian weights). ``s`` is estimated on each interval of a
     pilot ladder from the spread over runs of its increments,
     ``s_k = step_sd[k] / (beta_{k+1} - beta_k)``; the pilot's runs, lagging
     behind equilibrium where the chains mix slowly, measure the spread that
