@@ -80,12 +80,18 @@ def test_sampling_diagnostics_on_a_tiny_dbm():
         assert out[f"{name}_column_switches"].tolist() == count_switches(out[f"{name}_labels"][:, 1::2]).tolist()
 
 
+def claim_inputs(wl_visited=4, ais_error=0.05, **exact_extra):
+    """Fig. 2 values and an exact-check record as :func:`claims` takes them (a passing toy unless changed)."""
+    v = {"wl_partitions_visited": wl_visited, "gibbs_partitions_visited": 1, "gibbs_start_only": True,
+         "fpcd_final": 1, "fpcd_stays": True, "fpcd_first_entry": 5, "long_occupation": [0.25, 0.25, 0.25, 0.25]}
+    exact = {"shape": [784, 8, 8], "log_z_exact": 10.0, "log_z_ais": 10.0 + ais_error, "log_z_ais_stderr": 0.02,
+             "abs_error": abs(ais_error), "mean_exact_test_ll": -100.0, "mean_test_bound": -101.0,
+             "max_bound_minus_ll": -0.1, "ais_betas": 100, "ais_runs": 10, **exact_extra}
+    return v, exact
+
+
 def test_claim_builder_reports_failures_and_not_run():
-    v = {"wl_partitions_visited": 3, "gibbs_partitions_visited": 1, "gibbs_start_only": True, "fpcd_final": 1,
-         "fpcd_stays": True, "fpcd_first_entry": 5, "long_occupation": [0.25, 0.25, 0.25, 0.25]}
-    exact = {"shape": [784, 8, 8], "log_z_exact": 10.0, "log_z_ais": 10.05, "log_z_ais_stderr": 0.02,
-             "abs_error": 0.05, "mean_exact_test_ll": -100.0, "mean_test_bound": -101.0, "max_bound_minus_ll": -0.1,
-             "ais_betas": 100, "ais_runs": 10}
+    v, exact = claim_inputs(wl_visited=3)
     sampling = {"gibbs_switches": [0, 1], "ast_switches": [3, 4], "classify_every": 10}
     rows = claims(v, [{"algorithm": "SAP", "test_bound": -90.0, "log_z_stderr": 0.1}], sampling,
                   np.arange(1000) % 20, 20, exact, "smoke")
@@ -105,12 +111,8 @@ def test_drift_onset_is_where_the_running_error_leaves_the_band_for_good():
 
 
 def test_exact_check_diagnostics_reach_the_claim_details():
-    v = {"wl_partitions_visited": 4, "gibbs_partitions_visited": 1, "gibbs_start_only": True, "fpcd_final": 1,
-         "fpcd_stays": True, "fpcd_first_entry": 5, "long_occupation": [0.25, 0.25, 0.25, 0.25]}
-    exact = {"shape": [784, 8, 8], "log_z_exact": 10.0, "log_z_ais": 9.5, "log_z_ais_stderr": 0.02,
-             "abs_error": 0.5, "mean_exact_test_ll": -100.0, "mean_test_bound": -101.0, "max_bound_minus_ll": -0.1,
-             "ais_betas": 100, "ais_runs": 10, "beta_profile": [{"beta": 0.0, "error": 0.0}, {"beta": 0.9, "error": -0.5}],
-             "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}]}
+    v, exact = claim_inputs(ais_error=-0.5, beta_profile=[{"beta": 0.0, "error": 0.0}, {"beta": 0.9, "error": -0.5}],
+                            ladder=[{"n_betas": 1000, "error": -0.5, "stderr": 0.02}])
     sampling = {"gibbs_switches": [0], "ast_switches": [3], "classify_every": 10}
     rows = claims(v, [], sampling, np.arange(1000) % 20, 20, exact, "smoke")
     row = next(r for r in rows if r.claim.startswith("AIS log Z"))
@@ -139,11 +141,7 @@ def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():
 
 
 def test_cast_vs_sap_details_flag_a_small_ais_ess():
-    v = {"wl_partitions_visited": 4, "gibbs_partitions_visited": 1, "gibbs_start_only": True, "fpcd_final": 1,
-         "fpcd_stays": True, "fpcd_first_entry": 5, "long_occupation": [0.25, 0.25, 0.25, 0.25]}
-    exact = {"shape": [784, 8, 8], "log_z_exact": 10.0, "log_z_ais": 10.05, "log_z_ais_stderr": 0.02,
-             "abs_error": 0.05, "mean_exact_test_ll": -100.0, "mean_test_bound": -101.0, "max_bound_minus_ll": -0.1,
-             "ais_betas": 100, "ais_runs": 10}
+    v, exact = claim_inputs()
     sampling = {"gibbs_switches": [0], "ast_switches": [3], "classify_every": 10}
 
     def row(ess_cast):
