@@ -63,6 +63,7 @@ rule bruegge2013_slem_shard:
         logs("bruegge2013/slem_{size}.log"),
     threads: 1
     params:
+        code=code_version("bruegge2013/slem_shard.py"),
         cfg=B13["slem"],
         seed=SEED,
     script:
@@ -80,6 +81,7 @@ rule bruegge2013_fig3_slem:
     log:
         logs("bruegge2013/fig3_slem.log"),
     params:
+        code=code_version("bruegge2013/fig3_slem.py"),
         cfg=B13["slem"],
         profile=PROFILE,
     script:
@@ -102,6 +104,7 @@ rule bruegge2013_learning_shard:
         logs("bruegge2013/learning/{bench}_{alg}_{op}_lr{lr}_{shard}.log"),
     threads: 1
     params:
+        code=code_version("bruegge2013/learning_shard.py"),
         cfg=B13,
         seed=SEED,
         repeats=lambda w: shard_repeats(B13_LEARN["n_repeats"], B13_LEARN["shard_size"], w.shard),
@@ -120,6 +123,7 @@ rule bruegge2013_table1:
     log:
         logs("bruegge2013/table1.log"),
     params:
+        code=code_version("bruegge2013/table1.py"),
         cfg=B13,
         settings=[key for key in B13_LEARN_KEYS for _ in B13_LEARN_SHARDS],
     script:
@@ -137,6 +141,7 @@ rule bruegge2013_fig3_learning:
     log:
         logs("bruegge2013/fig3_learning.log"),
     params:
+        code=code_version("bruegge2013/fig3_learning.py"),
         cfg=B13,
         profile=PROFILE,
     script:
@@ -156,6 +161,7 @@ rule bruegge2013_autocorr_shard:
         logs("bruegge2013/autocorr/{bench}_{shard}.log"),
     threads: 1
     params:
+        code=code_version("bruegge2013/autocorr_shard.py"),
         cfg=B13,
         seed=SEED,
         repeats=lambda w: shard_repeats(B13_AC["models"][w.bench]["n_rbms"], B13_AC["shard_size"], w.shard),
@@ -174,6 +180,7 @@ rule bruegge2013_table2:
     log:
         logs("bruegge2013/table2.log"),
     params:
+        code=code_version("bruegge2013/table2.py"),
         cfg=B13,
         benches=[b for b in B13_AC["benchmarks"] for _ in b13_autocorr_shards(b)],
     script:
@@ -190,6 +197,7 @@ rule bruegge2013_fig4_acf:
     log:
         logs("bruegge2013/fig4_acf.log"),
     params:
+        code=code_version("bruegge2013/fig4_acf.py"),
         cfg=B13,
         profile=PROFILE,
     script:
@@ -207,6 +215,7 @@ rule bruegge2013_classes_shard:
         logs("bruegge2013/classes/{bench}_{shard}.log"),
     threads: 1
     params:
+        code=code_version("bruegge2013/classes_shard.py"),
         cfg=B13,
         seed=SEED,
         repeats=lambda w: shard_repeats(B13_CC["n_rbms"], B13_CC["shard_size"], w.shard),
@@ -228,6 +237,7 @@ for _b13_table in ["table3", "table4"]:
         log:
             logs(f"bruegge2013/{_b13_table}.log"),
         params:
+            code=code_version("bruegge2013/tables34.py"),
             cfg=B13,
             table=_b13_table,
             benches=[b for b in B13_CC["benchmarks"] for _ in b13_classes_shards(b)],
@@ -249,6 +259,7 @@ rule bruegge2013_claims:
     log:
         logs("bruegge2013/claims.log"),
     params:
+        code=code_version("bruegge2013/claims.py"),
         cfg=B13,
         profile=PROFILE,
     script:

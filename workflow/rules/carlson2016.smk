@@ -55,6 +55,7 @@ rule carlson2016_train_mnist:
         logs("carlson2016/train_mnist_784x{n_hidden}.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/train_mnist.py"),
         cfg=C16["training"],
         seed=SEED,
     script:
@@ -70,6 +71,7 @@ rule carlson2016_exact_check:
         logs("carlson2016/exact_check.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/exact_check.py"),
         cfg=C16["exact_check"],
         seed=SEED,
     script:
@@ -89,6 +91,7 @@ rule carlson2016_fig1:
         logs("carlson2016/fig1.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig1.py"),
         cfg=C16["fig1"],
         **C16_COMMON,
     script:
@@ -104,6 +107,7 @@ rule carlson2016_fig2_shard:
         logs("carlson2016/fig2_shard_{shard}.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig2_shard.py"),
         cfg=C16["fig2"],
         seed=SEED,
         repeats=lambda wc: list(shard_repeats(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"], wc.shard)),
@@ -124,6 +128,7 @@ rule carlson2016_fig2:
         logs("carlson2016/fig2.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig2.py"),
         cfg=C16["fig2"],
         profile=PROFILE,
     script:
@@ -143,6 +148,7 @@ rule carlson2016_fig3_truth:
         logs("carlson2016/fig3_truth_{model}.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig3_truth.py"),
         cfg=C16["fig3"],
         **C16_COMMON,
     script:
@@ -161,6 +167,7 @@ rule carlson2016_fig3_shard:
         logs("carlson2016/fig3_shard_{model}_{method}_{shard}.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig3_shard.py"),
         cfg=C16["fig3"],
         sweeps=lambda wc: C16_FIG3_MODELS[wc.model],
         repeats=lambda wc: list(shard_repeats(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"], wc.shard)),
@@ -188,6 +195,7 @@ rule carlson2016_fig3:
         logs("carlson2016/fig3.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig3.py"),
         cfg=C16["fig3"],
         profile=PROFILE,
     script:
@@ -207,6 +215,7 @@ rule carlson2016_fig4_K:
         logs("carlson2016/fig4_K{K}.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig4_K.py"),
         cfg=C16["fig4"],
         **C16_COMMON,
     script:
@@ -226,6 +235,7 @@ rule carlson2016_fig4:
         logs("carlson2016/fig4.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig4.py"),
         cfg=C16["fig4"],
         profile=PROFILE,
     script:
@@ -245,6 +255,7 @@ rule carlson2016_fig5:
         logs("carlson2016/fig5.log"),
     threads: 1
     params:
+        code=code_version("carlson2016/fig5.py"),
         cfg=C16["fig5"],
         seed=SEED,
         profile=PROFILE,
@@ -267,6 +278,7 @@ rule carlson2016_claims:
     log:
         logs("carlson2016/claims.log"),
     params:
+        code=code_version("carlson2016/claims.py"),
         cfg=C16,
         profile=PROFILE,
     script:

@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+from bmrep.code_digest import source_digest
 from bmrep.config_check import ConfigError, validate_config
 from bmrep.seeds import shard_ranges
 
@@ -37,6 +38,15 @@ def validate(section, schema):
         validate_config(section, path, prefix=prefix)
     except ConfigError as err:
         sys.exit(str(err))
+
+
+def code_version(script):
+    """Digest of the bmrep code ``script`` (under workflow/scripts/) imports.
+
+    Each rule passes it as its ``code`` param, so a change to that library
+    code reruns the job, as a change to the script itself does.
+    """
+    return source_digest(Path(workflow.basedir) / "workflow" / "scripts" / script)
 
 
 def results(path):

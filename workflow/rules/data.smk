@@ -29,6 +29,7 @@ rule data_raw:
     log:
         logs("data/raw/{raw}.log"),
     params:
+        code=code_version("data/fetch_raw.py"),
         mirror=config["data_mirror"],
         allow_download=config["data"]["allow_download"],
     script:
@@ -53,6 +54,7 @@ rule data_mnist:
     log:
         logs("data/mnist.log"),
     params:
+        code=code_version("data/mnist.py"),
         synthetic=SYNTHETIC_DATA,
     script:
         "../scripts/data/mnist.py"
@@ -67,6 +69,8 @@ rule data_mnist_binary:
         CONDA_ENV
     log:
         logs("data/mnist_binary.log"),
+    params:
+        code=code_version("data/mnist_binary.py"),
     script:
         "../scripts/data/mnist_binary.py"
 
@@ -81,6 +85,7 @@ rule data_usps8:
     log:
         logs("data/usps8.log"),
     params:
+        code=code_version("data/usps8.py"),
         seed=SEED,
     script:
         "../scripts/data/usps8.py"
@@ -96,6 +101,7 @@ rule data_mnist8:
     log:
         logs("data/mnist8.log"),
     params:
+        code=code_version("data/mnist8.py"),
         seed=SEED,
         synthetic=SYNTHETIC_DATA,
     script:
@@ -110,6 +116,7 @@ rule data_digits8:
     log:
         logs("data/digits8.log"),
     params:
+        code=code_version("data/digits8.py"),
         seed=SEED,
     script:
         "../scripts/data/digits8.py"
@@ -129,6 +136,7 @@ rule data_dna:
     log:
         logs("data/dna.log"),
     params:
+        code=code_version("data/dna.py"),
         seed=SEED,
         synthetic=SYNTHETIC_DATA,
     script:
@@ -143,6 +151,7 @@ rule data_toys:
     log:
         logs("data/toys.log"),
     params:
+        code=code_version("data/toys.py"),
         seed=SEED,
     script:
         "../scripts/data/toys.py"

@@ -26,6 +26,7 @@ rule summary:
     log:
         logs("summary.log"),
     params:
+        code=code_version("common/summary.py"),
         profile=PROFILE,
         titles={p: PAPER_TITLES[p] for p in PAPERS if enabled(p)},
         figures={p: PAPER_FIGURES[p] for p in PAPERS if enabled(p)},

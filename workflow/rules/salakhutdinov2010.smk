@@ -51,6 +51,7 @@ rule salakhutdinov2010_fig2:
         logs("salakhutdinov2010/fig2.log"),
     threads: 1
     params:
+        code=code_version("salakhutdinov2010/fig2.py"),
         cfg=S10["fig2"],
         seed=SEED,
         profile=PROFILE,
@@ -69,6 +70,7 @@ rule salakhutdinov2010_pretrain:
         logs("salakhutdinov2010/pretrain.log"),
     threads: 1
     params:
+        code=code_version("salakhutdinov2010/pretrain.py"),
         cfg=S10,
         seed=SEED,
     script:
@@ -89,6 +91,7 @@ rule salakhutdinov2010_train:
         logs("salakhutdinov2010/train_{algorithm}.log"),
     threads: 1
     params:
+        code=code_version("salakhutdinov2010/train.py"),
         cfg=S10,
         seed=SEED,
     script:
@@ -110,6 +113,7 @@ rule salakhutdinov2010_evaluate:
         logs("salakhutdinov2010/evaluate_{algorithm}.log"),
     threads: 1
     params:
+        code=code_version("salakhutdinov2010/evaluate.py"),
         cfg=S10,
         seed=SEED,
     script:
@@ -127,6 +131,7 @@ rule salakhutdinov2010_table1:
     log:
         logs("salakhutdinov2010/table1.log"),
     params:
+        code=code_version("salakhutdinov2010/table1.py"),
         cfg=S10,
     script:
         "../scripts/salakhutdinov2010/table1.py"
@@ -143,6 +148,7 @@ rule salakhutdinov2010_fig4_bound:
     log:
         logs("salakhutdinov2010/fig4_bound.log"),
     params:
+        code=code_version("salakhutdinov2010/fig4_bound.py"),
         cfg=S10,
         profile=PROFILE,
     script:
@@ -164,6 +170,7 @@ rule salakhutdinov2010_fig4_sampling:
         logs("salakhutdinov2010/fig4_sampling.log"),
     threads: 1
     params:
+        code=code_version("salakhutdinov2010/fig4_sampling.py"),
         cfg=S10,
         seed=SEED,
         profile=PROFILE,
@@ -183,6 +190,7 @@ rule salakhutdinov2010_exact_check:
         logs("salakhutdinov2010/exact_check.log"),
     threads: 1
     params:
+        code=code_version("salakhutdinov2010/exact_check.py"),
         cfg=S10,
         seed=SEED,
         profile=PROFILE,
@@ -205,6 +213,7 @@ rule salakhutdinov2010_claims:
     log:
         logs("salakhutdinov2010/claims.log"),
     params:
+        code=code_version("salakhutdinov2010/claims.py"),
         profile=PROFILE,
     script:
         "../scripts/salakhutdinov2010/claims.py"

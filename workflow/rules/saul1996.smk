@@ -35,6 +35,7 @@ rule saul1996_fig2:
         logs("saul1996/fig2.log"),
     threads: 1
     params:
+        code=code_version("saul1996/fig2.py"),
         cfg=S96["fig2"],
         profile=PROFILE,
     script:
@@ -50,6 +51,7 @@ rule saul1996_fig5_shard:
         logs("saul1996/fig5_shard_{shard}.log"),
     threads: 1
     params:
+        code=code_version("saul1996/fig5_shard.py"),
         cfg=S96["fig5"],
         seed=SEED,
     script:
@@ -68,6 +70,7 @@ rule saul1996_fig5:
         logs("saul1996/fig5.log"),
     threads: 1
     params:
+        code=code_version("saul1996/fig5.py"),
         cfg=S96["fig5"],
         profile=PROFILE,
     script:
@@ -89,6 +92,7 @@ rule saul1996_train:
         logs("saul1996/train_{dataset}_digit{digit}.log"),
     threads: 1
     params:
+        code=code_version("saul1996/train.py"),
         cfg=S96["classifier"],
         seed=SEED,
     script:
@@ -116,6 +120,7 @@ rule saul1996_tables:
         logs("saul1996/tables_{dataset}.log"),
     threads: 1
     params:
+        code=code_version("saul1996/tables.py"),
         cfg=S96["classifier"],
         seed=SEED,
         profile=PROFILE,
@@ -136,6 +141,7 @@ rule saul1996_claims:
     log:
         logs("saul1996/claims.log"),
     params:
+        code=code_version("saul1996/claims.py"),
         datasets=S96_DATASETS,
         profile=PROFILE,
     script:

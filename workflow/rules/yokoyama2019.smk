@@ -42,6 +42,7 @@ rule yokoyama2019_kld_shard:
         logs("yokoyama2019/kld_shard_R{R}_{shard}.log"),
     threads: 1
     params:
+        code=code_version("yokoyama2019/kld_shard.py"),
         cfg=Y19_KLD,
         seed=SEED,
     script:
@@ -61,6 +62,7 @@ rule yokoyama2019_fig2:
         logs("yokoyama2019/fig2.log"),
     threads: 1
     params:
+        code=code_version("yokoyama2019/kld_figure.py"),
         cfg=Y19_KLD,
         profile=PROFILE,
         metric="kld",
@@ -80,6 +82,7 @@ rule yokoyama2019_fig3:
         logs("yokoyama2019/fig3.log"),
     threads: 1
     params:
+        code=code_version("yokoyama2019/kld_figure.py"),
         cfg=Y19_KLD,
         profile=PROFILE,
         metric="loglik",
@@ -98,6 +101,7 @@ rule yokoyama2019_fig4:
         logs("yokoyama2019/fig4.log"),
     threads: 1
     params:
+        code=code_version("yokoyama2019/fig4.py"),
         cfg=Y19["toy"],
         profile=PROFILE,
     script:
@@ -115,6 +119,7 @@ rule yokoyama2019_drbm_shard:
         logs("yokoyama2019/drbm_shard_{shard}.log"),
     threads: 1
     params:
+        code=code_version("yokoyama2019/drbm_shard.py"),
         cfg=Y19_DRBM,
         seed=SEED,
     script:
@@ -134,6 +139,7 @@ rule yokoyama2019_fig6:
         logs("yokoyama2019/fig6.log"),
     threads: 1
     params:
+        code=code_version("yokoyama2019/fig6.py"),
         cfg=Y19_DRBM,
         profile=PROFILE,
     script:
@@ -153,6 +159,7 @@ rule yokoyama2019_claims:
         logs("yokoyama2019/claims.log"),
     threads: 1
     params:
+        code=code_version("yokoyama2019/claims.py"),
         cfg=Y19,
         profile=PROFILE,
     script:

@@ -1,0 +1,122 @@
+"""Content digest of the library code a workflow script runs.
+
+Snakemake reruns a job when its script, inputs or params change, but it does
+not see the modules the script imports. Each rule therefore carries
+``params: code=...``, the digest returned by :func:`source_digest`: a hash of
+the contents of every ``bmrep`` source file (``.py``, ``.pyx``) the
+script imports, directly or through other ``bmrep`` modules. Editing one of
+those files changes the param, and Snakemake reruns the job and everything
+downstream of it; editing an unrelated module leaves the job cached.
+
+The import graph is found statically (``ast``), so nothing is imported; the
+analysis is conservative: every ``import`` statement counts, wherever it is
+(inside functions too), and a package's ``__init__`` counts whenever a module
+inside it is imported, because Python runs it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE = "bmrep"
+PACKAGE_ROOT = Path(__file__).resolve().parent
+SOURCE_SUFFIXES = (".py", ".pyx")
+
+
+def module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
+    """The source file of module ``name`` (dotted, starting with ``bmrep``), or None.
+
+    A package resolves to its ``__init__.py``; a compiled extension to its ``.pyx``.
+    """
+    parts = name.split(".")
+    if parts[0] != PACKAGE:
+        return None
+    base = root.joinpath(*parts[1:])
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    for suffix in SOURCE_SUFFIXES:
+        if base.with_suffix(suffix).is_file():
+            return base.with_suffix(suffix)
+    return None
+
+
+def _module_name(path: Path, root: Path) -> str:
+    rel = path.relative_to(root).with_suffix("")
+    parts = [PACKAGE, *rel.parts]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imported_names(path: Path, root: Path) -> set[str]:
+    """Dotted names of the ``bmrep`` modules (and candidate submodules) imported by ``path``."""
+    if path.suffix != ".py":  # compiled extensions (.pyx) import no bmrep modules
+        return set()
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    inside = path.is_relative_to(root)
+    package = _module_name(path, root) if inside else ""
+    if inside and path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if not inside:
+                    continue
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
+
+
+def _with_parents(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+@lru_cache(maxsize=None)
+def _closure(script: Path, root: Path) -> tuple[Path, ...]:
+    seen: set[Path] = set()
+    todo = [script]
+    while todo:
+        path = todo.pop()
+        for name in _imported_names(path, root):
+            for mod in _with_parents(name):
+                f = module_file(mod, root)
+                if f is not None and f not in seen:
+                    seen.add(f)
+                    todo.append(f)
+    return tuple(sorted(seen))
+
+
+def library_files(script: str | Path, root: str | Path = PACKAGE_ROOT) -> list[Path]:
+    """The ``bmrep`` source files ``script`` depends on through its imports, sorted."""
+    script = Path(script).resolve()
+    if not script.is_file():
+        raise FileNotFoundError(f"no such script: {script}")
+    return list(_closure(script, Path(root).resolve()))
+
+
+def source_digest(script: str | Path, root: str | Path = PACKAGE_ROOT) -> str:
+    """A 16-hex-digit digest of the contents of :func:`library_files` (paths relative to ``root``).
+
+    It depends only on file contents and their paths inside the package, not on
+    where the checkout lives or on file times.
+    """
+    root = Path(root).resolve()
+    h = hashlib.sha256()
+    for f in library_files(script, root):
+        h.update(f.relative_to(root).as_posix().encode())
+        h.update(b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()[:16]

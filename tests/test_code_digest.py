@@ -1,0 +1,102 @@
+"""The library-code digest that makes Snakemake rerun a rule when the bmrep code it imports changes."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bmrep.code_digest import PACKAGE_ROOT, library_files, module_file, source_digest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FAKE = {
+    "bmrep/__init__.py": "",
+    "bmrep/a.py": "from .b import helper\n",
+    "bmrep/b.py": "import numpy as np\n\ndef helper():\n    return np.zeros(1)\n",
+    "bmrep/c.py": "VALUE = 1\n",
+    "bmrep/sub/__init__.py": "",
+    "bmrep/sub/d.py": "from ..e import thing\n",
+    "bmrep/e.py": "thing = 2\n",
+    "bmrep/sub/_ext.pyx": "cimport numpy as cnp\n",
+    "bmrep/sub/f.py": "from . import _ext\n",
+    "script.py": (
+        "import os\nfrom bmrep import a\n\n"
+        "def later():\n    import bmrep.sub.d\n    from bmrep.sub.f import nothing\n"
+    ),
+}
+
+
+@pytest.fixture
+def fake(tmp_path):
+    for rel, text in FAKE.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return tmp_path
+
+
+def _rel(files, root):
+    return sorted(str(f.relative_to(root)) for f in files)
+
+
+def test_closure_follows_absolute_relative_and_nested_imports(fake):
+    files = library_files(fake / "script.py", fake / "bmrep")
+    assert _rel(files, fake / "bmrep") == [
+        "__init__.py", "a.py", "b.py", "e.py", "sub/__init__.py", "sub/_ext.pyx", "sub/d.py", "sub/f.py",
+    ]
+
+
+def test_digest_changes_with_an_imported_module_only(fake):
+    pkg = fake / "bmrep"
+    before = source_digest(fake / "script.py", pkg)
+    (pkg / "c.py").write_text("VALUE = 2\n")  # not imported by the script
+    assert source_digest(fake / "script.py", pkg) == before
+    (pkg / "e.py").write_text("thing = 3\n")  # imported two levels down, relatively
+    after_e = source_digest(fake / "script.py", pkg)
+    assert after_e != before
+    (pkg / "sub" / "_ext.pyx").write_text("cimport numpy as cnp\n# changed\n")
+    assert source_digest(fake / "script.py", pkg) != after_e
+
+
+def test_digest_depends_on_contents_not_location(fake, tmp_path_factory):
+    other = tmp_path_factory.mktemp("elsewhere") / "copy"
+    shutil.copytree(fake, other)
+    assert source_digest(other / "script.py", other / "bmrep") == source_digest(fake / "script.py", fake / "bmrep")
+    assert re.fullmatch(r"[0-9a-f]{16}", source_digest(fake / "script.py", fake / "bmrep"))
+
+
+def test_missing_script_is_an_error(fake):
+    with pytest.raises(FileNotFoundError, match="no such script"):
+        library_files(fake / "nope.py", fake / "bmrep")
+
+
+def test_module_file_resolves_packages_modules_and_extensions():
+    assert module_file("bmrep") == PACKAGE_ROOT / "__init__.py"
+    assert module_file("bmrep.models.dbm") == PACKAGE_ROOT / "models" / "dbm.py"
+    assert module_file("bmrep.sampling._kernels") == PACKAGE_ROOT / "sampling" / "_kernels.pyx"
+    assert module_file("bmrep.models.dbm.DBM") is None
+    assert module_file("numpy") is None
+
+
+def test_real_script_depends_on_its_paper_code_not_others():
+    files = {f.relative_to(PACKAGE_ROOT).as_posix() for f in library_files(ROOT / "workflow/scripts/salakhutdinov2010/train.py")}
+    assert {"models/dbm.py", "learning/dbm_training.py", "sampling/_kernels.pyx", "estimators/ais.py"} <= files
+    assert not any(f.startswith("experiments/") and f != "experiments/salakhutdinov2010.py" and f != "experiments/__init__.py" for f in files)
+
+
+def test_every_rule_with_a_script_carries_its_code_digest():
+    """Each rule's params hold code=code_version(<its own script>), so library edits rerun it."""
+    n = 0
+    for smk in sorted((ROOT / "workflow" / "rules").glob("*.smk")):
+        text = smk.read_text()
+        blocks = re.split(r"\n(?=\s*rule\b)", text)
+        for block in blocks:
+            m = re.search(r'script:\s*\n\s*"\.\./scripts/([^"]+)"', block)
+            if not m:
+                continue
+            n += 1
+            assert f'code=code_version("{m.group(1)}")' in block, f"{smk.name}: rule running {m.group(1)} lacks its code digest"
+    assert n >= 50
