@@ -112,12 +112,17 @@ def test_drift_onset_is_where_the_running_error_leaves_the_band_for_good():
 
 def test_exact_check_diagnostics_reach_the_claim_details():
     v, exact = claim_inputs(ais_error=-0.5, beta_profile=[{"beta": 0.0, "error": 0.0}, {"beta": 0.9, "error": -0.5}],
-                            ladder=[{"n_betas": 1000, "error": -0.5, "stderr": 0.02}])
+                            ladder=[{"n_betas": 1000, "error": -0.5, "stderr": 0.02}], ais_ess=3.25,
+                            replicates=[{"error": e} for e in (0.05, -0.3, 0.2)],
+                            replicates_pooled={"n_runs": 30, "error": 0.04, "stderr": 0.05, "ess": 4.5})
     sampling = {"gibbs_switches": [0], "ast_switches": [3], "classify_every": 10}
     rows = claims(v, [], sampling, np.arange(1000) % 20, 20, exact, "smoke")
     row = next(r for r in rows if r.claim.startswith("AIS log Z"))
-    assert row.status == "fail"
+    assert row.status == "fail"  # the replicates are a diagnostic: the claim's own run decides
     assert "beta = 0.900" in row.details and "1000: -0.500 ± 0.020" in row.details
+    assert "ESS 3.2" in row.details
+    assert "3 replicates of the claim's AIS" in row.details and "errors from -0.300 to +0.200, sd 0.257" in row.details
+    assert "1 of 3 within 0.1" in row.details and "all 30 replicate runs pooled: error +0.040 ± 0.050" in row.details
 
 
 def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():

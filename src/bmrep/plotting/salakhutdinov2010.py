@@ -83,9 +83,14 @@ def plot_temperature(k_trace: np.ndarray, n_betas: int, path, caption_text: str)
 
 def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1) -> None:
     """AIS against exact log Z on the enumerable DBM: where along beta the running estimate
-    drifts (left) and how the final error changes with the number of betas (right)."""
+    drifts (left), how the final error changes with the number of betas (middle) and, if the
+    check ran replicates, the spread of the claim's estimator at the claim's scale (right)."""
     use_style()
-    fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9.0, 3.4))
+    reps, pooled = exact.get("replicates") or [], exact.get("replicates_pooled")
+    if reps:
+        fig, (ax0, ax1, ax2) = plt.subplots(1, 3, figsize=(14.0, 3.6), gridspec_kw={"width_ratios": [1.0, 1.0, 0.8]})
+    else:
+        fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9.0, 3.4))
     prof = pd.DataFrame(exact["beta_profile"])
     ax0.axhspan(-tol, tol, color="0.9", label=f"±{tol} nats")
     ax0.plot(prof["beta"], prof["error"], marker="o", ms=3, color="black",
@@ -105,13 +110,34 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1)
             color, marker, shift = styles.get(sched, ("0.4", "^", 1.0))
             ax1.errorbar(g["n_betas"] * shift, g["error"], yerr=2 * g["stderr"], marker=marker, ms=4, capsize=3,
                          color=color, label=f"{sched} ladder, independent runs (±2 s.e.)")
-    ax1.errorbar([exact["ais_betas"] * 0.85], [exact["log_z_ais"] - exact["log_z_exact"]], yerr=[2 * exact["log_z_ais_stderr"]],
+    claim_err = exact["log_z_ais"] - exact["log_z_exact"]
+    ax1.errorbar([exact["ais_betas"] * 0.85], [claim_err], yerr=[2 * exact["log_z_ais_stderr"]],
                  marker="s", ms=5, capsize=3, color="tab:red", ls="none",
                  label=f"the claim's run ({exact['ais_betas']} betas, {exact.get('ais_schedule', 'piecewise')}, drawn left)")
     ax1.axhline(0.0, color="0.5", lw=0.8)
     ax1.set_xscale("log")
     ax1.set_xlabel("number of betas")
     ax1.set_ylabel(r"AIS $\log Z$ - exact (nats)")
-    ax1.set_title(f"Final error vs annealing length, DBM {'-'.join(map(str, exact['shape']))}")
+    ax1.set_title(f"Error vs annealing length, DBM {'-'.join(map(str, exact['shape']))}")
     ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)  # below the axes: the error bars span the panel
+    if reps:
+        err = np.array([r["error"] for r in reps])
+        se = np.array([r["stderr"] for r in reps])
+        ax2.axhspan(-tol, tol, color="0.9")
+        ax2.axhline(0.0, color="0.5", lw=0.8)
+        ax2.errorbar([0], [claim_err], yerr=[2 * exact["log_z_ais_stderr"]], marker="s", ms=5, capsize=3,
+                     color="tab:red", ls="none", label="the claim's run")
+        x = np.arange(1, err.size + 1)
+        ax2.errorbar(x, err, yerr=2 * se, marker="o", ms=4, mfc="white", capsize=2, color="tab:red", ls="none",
+                     label=f"{err.size} replicates (independent streams)")
+        labels = ["claim"] + [str(i) for i in x]
+        if pooled:
+            ax2.errorbar([err.size + 2], [pooled["error"]], yerr=[2 * pooled["stderr"]], marker="*", ms=9, capsize=3,
+                         color="black", ls="none", label=f"all replicate runs pooled ({pooled['n_runs']})")
+            labels += ["", "pooled"]
+        ax2.set_xticks(np.arange(len(labels)), labels, fontsize=7)
+        ax2.set_xlabel("run (±2 s.e.)")
+        ax2.set_ylabel(r"AIS $\log Z$ - exact (nats)")
+        ax2.set_title(f"Claim's scale: {sum(np.abs(err) <= tol)} of {err.size} replicates within ±{tol}")
+        ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
     finish(fig, path, caption_text)
