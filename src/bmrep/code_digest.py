@@ -11,7 +11,9 @@ downstream of it; editing an unrelated module leaves the job cached.
 The import graph is found statically (``ast``), so nothing is imported; the
 analysis is conservative: every ``import`` statement counts, wherever it is
 (inside functions too), and a package's ``__init__`` counts whenever a module
-inside it is imported, because Python runs it.
+inside it is imported, because Python runs it. The import graph is cached for
+the life of the process (a Snakemake parse); file contents are read afresh for
+every digest.
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ def _module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def _imported_names(path: Path, root: Path) -> set[str]:
+@lru_cache(maxsize=None)
+def _imported_names(path: Path, root: Path) -> frozenset[str]:
     """Dotted names of the ``bmrep`` modules (and candidate submodules) imported by ``path``."""
     if path.suffix != ".py":  # compiled extensions (.pyx) import no bmrep modules
-        return set()
+        return frozenset()
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     inside = path.is_relative_to(root)
     package = _module_name(path, root) if inside else ""
@@ -75,7 +78,7 @@ def _imported_names(path: Path, root: Path) -> set[str]:
                 module = node.module or ""
             names.add(module)
             names.update(f"{module}.{alias.name}" for alias in node.names)
-    return {n for n in names if n == PACKAGE or n.startswith(PACKAGE + ".")}
+    return frozenset(n for n in names if n == PACKAGE or n.startswith(PACKAGE + "."))
 
 
 def _with_parents(name: str) -> list[str]:
