@@ -232,20 +232,13 @@ def snapshot_model(snapshots: dict, i: int) -> DBM:
 
 
 # -- evaluation: AIS + the bound of eq. (3) -----------------------------------
-def ais_settings(cfg_ais: dict):
-    """``(betas, n_runs)`` of a fixed ladder: the Salakhutdinov & Murray (2008) piecewise schedule."""
-    from bmrep.estimators.ais import piecewise_betas
-
-    return piecewise_betas(int(cfg_ais["n_betas"])), int(cfg_ais["n_runs"])
-
-
 def estimate_log_z(dbm: DBM, cfg_ais: dict, base_bias, seed: int, *keys, state: str = "v_h2",
                    record_partial: bool = False):
     """AIS estimate of log Z (float64 weights) over {v, h2} with h1 summed out (``state="v_h2"``,
     Salakhutdinov & Hinton 2009) or over h1 with v and h2 summed out (``state="h1"``).
 
-    ``cfg_ais["schedule"]``: ``piecewise`` anneals along :func:`ais_settings`'
-    ladder; ``adaptive`` first runs a pilot along a piecewise ladder of
+    ``cfg_ais["schedule"]``: ``piecewise`` anneals along the Salakhutdinov &
+    Murray (2008) ladder (:func:`bmrep.estimators.ais.piecewise_betas`); ``adaptive`` first runs a pilot along a piecewise ladder of
     ``pilot_fraction * n_betas`` betas (same number of runs, its own streams)
     and then anneals along the constant-speed ladder of
     :func:`bmrep.estimators.ais.adaptive_betas` built from the pilot's
@@ -270,7 +263,7 @@ def estimate_log_z(dbm: DBM, cfg_ais: dict, base_bias, seed: int, *keys, state: 
         return run(betas, "adaptive", partial=record_partial)
     if schedule != "piecewise":
         raise ValueError(f"AIS schedule must be 'piecewise' or 'adaptive', got {schedule!r}")
-    return run(ais_settings(cfg_ais)[0], partial=record_partial)
+    return run(piecewise_betas(n_betas), partial=record_partial)
 
 
 def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: int = 2000) -> float:
@@ -429,7 +422,7 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
     AIS (the same code as for the large models) with the exact log Z, and the
     eq. (3) bound with the exact test log-likelihood.
 
-    Besides the claim's AIS run (``exact_check.ais``), two diagnostics say why
+    Besides the claim's AIS run (``exact_check.ais``), three diagnostics say why
     and where an estimate is off:
 
     * ``beta_profile``: the claim run's running estimate of every intermediate
