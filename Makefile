@@ -1,7 +1,7 @@
 # The two commands of the README, setup included:
 #   make run CORES=16     # the main job: snakemake --cores N all (default profile)
 #   make test             # the test suite
-# Extra targets: make setup, make smoke, make paper-dryrun, make lint, make report, make bench.
+# Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make bench.
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 PYX    := $(shell find src -name '*.pyx')
 SNAKE  := $(BIN)/snakemake
 
-.PHONY: setup run all smoke test paper-dryrun lint report bench clean
+.PHONY: setup run all smoke smoke-hash smoke-manifest test paper-dryrun lint report bench clean
 
 $(STAMP): pyproject.toml setup.py $(PYX)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,15 @@ run all: $(STAMP)
 
 smoke: $(STAMP)
 	$(SNAKE) --cores $(CORES) --configfile config/smoke.yaml all
+
+# Refactoring guard: the smoke profile's results must hash to the committed
+# manifest (numbers only: times, versions and rendered claims are left out).
+smoke-hash: smoke
+	$(BIN)/python -m bmrep.result_manifest check results/smoke config/smoke_manifest.sha256
+
+# Only in a commit that changes numbers on purpose (and says why).
+smoke-manifest: smoke
+	$(BIN)/python -m bmrep.result_manifest write results/smoke config/smoke_manifest.sha256
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 import pandas as pd
 
-from .io import write_csv, write_text
+from ..io import write_csv, write_text
 
 COLUMNS = ["paper", "target", "claim", "paper_value", "reproduced_value", "test", "profile", "status", "details"]
 STATUSES = ("pass", "fail", "not run")

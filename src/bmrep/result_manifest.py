@@ -1,0 +1,106 @@
+"""A manifest of SHA-256 hashes of a profile's result files, for refactoring.
+
+``python -m bmrep.result_manifest write RESULTS_DIR MANIFEST`` records a hash
+of every result file; ``... check RESULTS_DIR MANIFEST`` compares (exit 1 on
+any difference, each one named). A refactoring commit must reproduce the
+committed manifest of the smoke profile (``make smoke-hash``); a commit that
+changes numbers on purpose says why and rewrites it.
+
+What is hashed is the numbers, not provenance: JSON sidecar keys that record
+time, versions or the settings echo are dropped; CSVs and npz archives are
+hashed by content. Logs and the rendered claims/summary files (a presentation
+of the numbers, whose format the claim framework owns) are not results here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+SKIP_DIRS = ("logs", "claims")
+SKIP_FILES = ("replication_summary.csv", "REPLICATION.md", "report.html")
+SKIP_SUFFIXES = (".log", ".html", ".png")
+# Provenance, not results: wall-clock times, software versions, the settings echo.
+VOLATILE_KEYS = ("seconds", "training_seconds", "seconds_per_update", "train_seconds_per_update",
+                 "numpy_version", "package_version", "python_version", "settings", "written_at_unix")  # fmt: skip
+
+
+def _strip(obj):
+    if isinstance(obj, dict):
+        return {k: _strip(v) for k, v in obj.items() if k not in VOLATILE_KEYS}
+    if isinstance(obj, list):
+        return [_strip(v) for v in obj]
+    return obj
+
+
+def file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    if path.suffix == ".json":
+        h.update(json.dumps(_strip(json.loads(path.read_text())), sort_keys=True).encode())
+    elif path.suffix == ".npz":
+        with np.load(path, allow_pickle=False) as z:
+            for key in sorted(z.files):
+                a = z[key]
+                h.update(f"{key}:{a.dtype.str}:{a.shape}".encode())
+                h.update(np.ascontiguousarray(a).tobytes())
+    else:
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def result_files(root: Path) -> list[Path]:
+    out = []
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root)
+        if not p.is_file() or rel.parts[0] in SKIP_DIRS or p.name in SKIP_FILES or p.suffix in SKIP_SUFFIXES:
+            continue
+        out.append(p)
+    return out
+
+
+def manifest(root: str | Path) -> dict[str, str]:
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root}: no results directory (run the profile first)")
+    return {str(p.relative_to(root)): file_digest(p) for p in result_files(root)}
+
+
+def compare(expected: dict[str, str], actual: dict[str, str]) -> list[str]:
+    """Lines naming every file added, missing or changed."""
+    lines = [f"missing: {k}" for k in sorted(set(expected) - set(actual))]
+    lines += [f"new:     {k}" for k in sorted(set(actual) - set(expected))]
+    lines += [f"changed: {k}" for k in sorted(set(expected) & set(actual)) if expected[k] != actual[k]]
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3 or argv[0] not in ("write", "check"):
+        print("usage: python -m bmrep.result_manifest write|check RESULTS_DIR MANIFEST", file=sys.stderr)
+        return 2
+    cmd, root, path = argv
+    actual = manifest(root)
+    if cmd == "write":
+        buf = io.StringIO()
+        for k, v in actual.items():
+            buf.write(f"{v}  {k}\n")
+        Path(path).write_text(buf.getvalue())
+        print(f"wrote {len(actual)} hashes to {path}")
+        return 0
+    expected = {}
+    for line in Path(path).read_text().splitlines():
+        digest, name = line.split("  ", 1)
+        expected[name] = digest
+    diff = compare(expected, actual)
+    for line in diff:
+        print(line)
+    print(f"{len(actual)} files, {len(diff)} differences from {path}")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
