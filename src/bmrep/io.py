@@ -120,3 +120,31 @@ def _jsonable(obj: Any) -> Any:
     if isinstance(obj, np.generic):
         return obj.item()
     return obj
+
+
+def load_table(path: str | os.PathLike):
+    """A result table by its extension: CSV -> DataFrame, JSON -> object, npz -> dict of arrays."""
+    suffix = Path(path).suffix
+    if suffix == ".csv":
+        import pandas as pd
+
+        return pd.read_csv(path)
+    if suffix == ".json":
+        return read_json(path)
+    if suffix == ".npz":
+        return load_npz(path)
+    raise ValueError(f"{path}: no reader for {suffix!r} tables (expected .csv, .json or .npz)")
+
+
+def load_tables(named_paths: Mapping[str, Any]) -> dict[str, Any]:
+    """Load every named input (a Snakemake ``input`` with keys) with :func:`load_table`.
+
+    A name bound to a list of paths gives a list of tables.
+    """
+    out = {}
+    for name, path in dict(named_paths).items():
+        if isinstance(path, (list, tuple)):
+            out[name] = [load_table(p) for p in path]
+        else:
+            out[name] = load_table(path)
+    return out

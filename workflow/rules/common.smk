@@ -74,6 +74,18 @@ def paper_config(paper):
     return config[paper]
 
 
+def settings(paper, *keys):
+    """The keys of ``paper``'s config section that one rule's script reads.
+
+    A rule passes only these as its params, so a change to another key (say,
+    one figure's setting) does not rerun it.
+    """
+    missing = [k for k in keys if k not in config[paper]]
+    if missing:
+        sys.exit(f"config: {paper} has no key(s) {missing}")
+    return {k: config[paper][k] for k in keys}
+
+
 def shards(n_repeats, shard_size):
     """Shard indices 0..S-1 for ``n_repeats`` repeats in shards of ``shard_size``."""
     return list(range(len(shard_ranges(int(n_repeats), int(shard_size)))))
