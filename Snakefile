@@ -1,8 +1,8 @@
 # Replication pipeline for five papers on Boltzmann machines and belief networks.
 #
 #   snakemake --cores 16 all                                # default profile
-#   snakemake --cores 2 --configfile config/smoke.yaml all  # CI smoke profile
-#   snakemake --cores 16 --configfile config/paper.yaml all # paper scale
+#   snakemake --cores 2 all --configfile config/smoke.yaml  # CI smoke profile
+#   snakemake --cores 16 all --configfile config/paper.yaml # paper scale
 #
 # A profile file given with --configfile is merged over config/config.yaml.
 # See README.md and config/README.md.

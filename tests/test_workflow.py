@@ -88,7 +88,8 @@ def test_smoke_profile_end_to_end(tmp_path):
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
     summary = pd.read_csv(res / "replication_summary.csv", dtype=str, keep_default_na=False)
     assert set(summary["paper"]) == {"saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013"}
-    assert set(summary["status"]) <= {"pass", "fail", "not run"}
+    assert set(summary["verdict"]) <= {"reproduced", "not reproduced", "inconclusive", "not run"}
+    assert summary["claim_id"].is_unique
     assert (summary["profile"] == "smoke").all()
     md = (res / "REPLICATION.md").read_text()
     assert "# Replication summary" in md and "Profile: **smoke**" in md

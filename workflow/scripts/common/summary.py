@@ -1,8 +1,8 @@
-"""Merge the papers' claims into replication_summary.csv and REPLICATION.md."""
+"""Merge the papers' decided claims into replication_summary.csv and REPLICATION.md."""
 
 import os
 
-from bmrep.claims import read_claims, write_summary
+from bmrep.claims.summary import read_claims, write_summary
 from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
@@ -11,4 +11,4 @@ summary = read_claims(snakemake.input.claims)  # noqa: F821
 md_dir = os.path.dirname(os.path.abspath(out.md))
 figures = {paper: [os.path.relpath(os.path.abspath(f), md_dir) for f in figs] for paper, figs in p.figures.items()}
 write_summary(out.csv, out.md, summary, figures, p.profile, dict(p.titles))
-log.info("%d claims: %s", len(summary), summary["status"].value_counts().to_dict())
+log.info("%d claims: %s", len(summary), summary["verdict"].value_counts().to_dict())
