@@ -5,41 +5,59 @@ import pandas as pd
 import pytest
 
 from bmrep import io
-from bmrep.claims import COLUMNS, Claim, check_range, read_claims, render_markdown, write_claims
+from bmrep.claims.core import COLUMNS, Above, Claim, Estimate, Results, evaluate
+from bmrep.claims.summary import claims_frame, read_claims, render_markdown, write_claims
 
 
-def _claim(passed):
-    return Claim("p", "t", "c", "1.0", "1.1", "in [0.9, 1.2]", "smoke", passed)
+def _decided():
+    def claim(name, kind, threshold, est, unit=""):
+        return Claim(id=f"p/t/{name}", kind=kind, text="x {threshold}", threshold=threshold,
+                     metric=lambda _: est, unit=unit)  # fmt: skip
 
-
-def test_status_follows_passed():
-    assert _claim(True).status == "pass"
-    assert _claim(False).status == "fail"
-    assert _claim(None).status == "not run"
-
-
-def test_check_range_nan_fails():
-    assert check_range(1.0, 0.0, 2.0)
-    assert not check_range(float("nan"), 0.0, 2.0)
+    cs = [
+        claim("a", "exact", Above(0.0), Estimate(1.0)),
+        claim("b", "one-sided", Above(0.0), Estimate(-5.0, 0.1, 10), unit="nats"),
+        claim("c", "ordering", Above(0.0), Estimate(0.1, 1.0, 10), unit="%"),
+        claim("d", "one-sided", Above(0.0), Estimate(1199.0, 2.0, 5), unit="steps"),
+    ]
+    return evaluate(cs, Results({}, profile="smoke"))
 
 
 def test_claims_roundtrip_and_markdown(tmp_path):
     path = tmp_path / "claims" / "p.csv"
-    write_claims(path, [_claim(True), _claim(False), _claim(None)])
+    write_claims(path, _decided())
     df = read_claims([path])
     assert list(df.columns) == COLUMNS
-    assert df["status"].tolist() == ["pass", "fail", "not run"]
+    assert df["verdict"].tolist() == ["reproduced", "not reproduced", "inconclusive", "reproduced"]
     md = render_markdown(df, {"p": ["../figures/p/fig.png"]}, "smoke", {"p": "Paper"})
-    assert "## p: Paper" in md and "fig.png" in md and "❌ fail" in md
+    assert "## p: Paper" in md and "fig.png" in md
+    # One line per paper with verdict counts and the ReScience mark.
+    assert "- p: 2 reproduced, 1 not reproduced, 1 inconclusive, 0 not run **[~Re]**" in md
+    # Not reproduced and inconclusive rows come first, keyed by claim id.
+    body = md[md.index("| claim |"):]
+    assert body.index("p/t/b") < body.index("p/t/c") < body.index("p/t/a")
+    # Numbers formatted by kind: a difference labelled, units shown, steps as integers.
+    assert "difference 0.1% +- 1% (n = 10)" in md
+    assert "-5 nats +- 0.1 nats (n = 10)" in md
+    assert "1199 +- 2 (n = 5)" in md
 
 
-def test_unknown_status_is_rejected(tmp_path):
+def test_all_reproduced_is_marked_re():
+    df = claims_frame(_decided()[:1])
+    assert "**[Re]**" in render_markdown(df, {}, "smoke", {"p": "Paper"})
+
+
+def test_unknown_verdict_and_duplicate_ids_are_rejected(tmp_path):
     path = tmp_path / "bad.csv"
-    row = _claim(True).row()
-    row["status"] = "maybe"
-    pd.DataFrame([row]).to_csv(path, index=False)
-    with pytest.raises(ValueError, match="unknown claim status"):
+    df = claims_frame(_decided())
+    df.loc[0, "verdict"] = "maybe"
+    df.to_csv(path, index=False)
+    with pytest.raises(ValueError, match="unknown verdict"):
         read_claims([path])
+    ok = tmp_path / "ok.csv"
+    write_claims(ok, _decided())
+    with pytest.raises(ValueError, match="duplicate claim ids"):
+        read_claims([ok, ok])
 
 
 def test_empty_claims_are_an_error(tmp_path):

@@ -36,7 +36,8 @@ COLUMNS = [
     "claim_id", "paper", "target", "kind", "claim", "unit", "paper_value", "estimate",
     "std_error", "n", "threshold", "verdict", "needed_repeats", "profile", "details",
 ]  # fmt: skip
-DECIDED_IN = {"default": ("default", "paper"), "paper": ("paper",)}
+# The smoke profile decides what the default does (its verdicts carry no weight).
+DECIDED_IN = {"default": ("smoke", "default", "paper"), "paper": ("paper",)}
 
 
 class NotRun(Exception):
