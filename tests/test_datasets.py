@@ -2,6 +2,8 @@
 
 import gzip
 import hashlib
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -150,3 +152,31 @@ def test_mnist8_counts():
     d = derived.mnist8(X, y, np.random.default_rng(1))
     assert d["X_train"].shape == (7000, 64) and d["X_test"].shape == (4000, 64)
     assert np.bincount(d["y_train"]).tolist() == [700] * 10
+
+
+def test_area_average_matrix_weights():
+    A = derived.area_average_matrix(20, 8)
+    np.testing.assert_allclose(A.sum(axis=1), 1.0)  # each cell is an average
+    np.testing.assert_allclose(A.sum(axis=0), 8 / 20)  # every pixel counted once in all
+    # Cell 0 covers pixels 0, 1 and half of 2.
+    np.testing.assert_allclose(A[0, :4], [0.4, 0.4, 0.2, 0.0])
+
+
+def _mirror():
+    root = Path(os.environ.get("DATA_MIRROR", Path(__file__).resolve().parents[2] / "shared" / "data"))
+    path = root / "mnist" / "train-images-idx3-ubyte.gz"
+    return path if path.exists() else None
+
+
+@pytest.mark.skipif(_mirror() is None, reason="MNIST mirror (../shared/data or DATA_MIRROR) not present")
+def test_mnist8_rule_on_real_mnist_keeps_the_digits():
+    """Spec section 1: mean ink 25-45% over the 11000 images, no blank image."""
+    path = _mirror()
+    X = read_idx(path).reshape(-1, 784)
+    y = read_idx(path.with_name("train-labels-idx1-ubyte.gz")).astype(np.int64)
+    d = derived.mnist8(X, y, np.random.default_rng(1))
+    images = np.concatenate([d["X_train"], d["X_test"]])
+    assert images.shape == (11000, 64)
+    ink = images.mean()
+    assert 0.25 <= ink <= 0.45, ink
+    assert images.sum(axis=1).min() > 0

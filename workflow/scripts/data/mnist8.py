@@ -1,4 +1,4 @@
-"""mnist8: MNIST padded to 32x32, 4x4-averaged to 8x8, thresholded; 700/400 per digit."""
+"""mnist8: MNIST central 20x20 crop, area-averaged to 8x8, >= 0.25; 700/400 per digit."""
 
 from bmrep.datasets.derived import mnist8
 from bmrep.io import load_npz, save_npz
