@@ -6,7 +6,7 @@ import pytest
 
 from bmrep import io
 from bmrep.claims.core import COLUMNS, Above, Claim, Estimate, Results, evaluate
-from bmrep.claims.summary import claims_frame, read_claims, render_markdown, write_claims
+from bmrep.claims.summary import claims_frame, read_claims, render_markdown, render_report_front, write_claims
 
 
 def _decided():
@@ -40,6 +40,18 @@ def test_claims_roundtrip_and_markdown(tmp_path):
     assert "difference 0.1% +- 1% (n = 10)" in md
     assert "-5 nats +- 0.1 nats (n = 10)" in md
     assert "1199 +- 2 (n = 5)" in md
+
+
+def test_report_front_page_is_valid_rst_with_coloured_verdicts():
+    from docutils.core import publish_parts
+
+    df = claims_frame(_decided())
+    rst = render_report_front(df, "smoke", {"p": "Paper"}, "Intro text.")
+    html = publish_parts(rst, writer_name="html")["html_body"]
+    assert "Intro text." in html and 'id="verdicts"' in html
+    assert html.count('class="verdict"') == 4
+    assert "background:#f8d7da" in html  # not reproduced in red
+    assert "p: 2 reproduced, 1 not reproduced" in html
 
 
 def test_all_reproduced_is_marked_re():

@@ -12,6 +12,7 @@ PAPER_TITLES = {
 
 rule summary:
     input:
+        intro="workflow/report/workflow.rst",
         claims=[claims_file(p) for p in PAPERS if enabled(p)],
         figures=[f for p in PAPERS if enabled(p) for f in PAPER_FIGURES[p]],
     output:
@@ -21,6 +22,8 @@ rule summary:
             category="Summary",
         ),
         md=results("REPLICATION.md"),
+        # The report's front page (Snakefile: report:), the verdict table.
+        front=results("report_front.rst"),
     conda:
         CONDA_ENV
     log:

@@ -135,6 +135,41 @@ def render_markdown(summary: pd.DataFrame, figures: dict[str, list[str]], profil
     return "\n".join(lines)
 
 
+# Verdict colours of the HTML report (background, text).
+COLOURS = {REPRODUCED: ("#d4edda", "#155724"), NOT_REPRODUCED: ("#f8d7da", "#721c24"),
+           INCONCLUSIVE: ("#fff3cd", "#856404"), NOT_RUN: ("#e2e3e5", "#383d41")}  # fmt: skip
+
+
+def _html(x) -> str:
+    return str(x).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def render_report_front(summary: pd.DataFrame, profile: str, titles: dict[str, str], intro: str) -> str:
+    """The front page of ``snakemake --report`` (reStructuredText): the verdict table.
+
+    One line per paper as in REPLICATION.md, then every claim with its verdict
+    cell coloured; ``intro`` is the workflow's description.
+    """
+    papers = list(dict.fromkeys(list(titles) + list(summary["paper"].unique())))
+    order = {NOT_REPRODUCED: 0, INCONCLUSIVE: 1, REPRODUCED: 2, NOT_RUN: 3}
+    rows = []
+    for paper in papers:
+        sub = summary[summary["paper"] == paper]
+        sub = sub.assign(_o=sub["verdict"].map(order)).sort_values("_o", kind="stable")
+        for _, r in sub.iterrows():
+            bg, fg = COLOURS[r["verdict"]]
+            cells = [r["claim_id"], r["claim"], r["paper_value"], format_estimate(r), r["threshold"]]
+            tds = "".join(f"<td>{_html(c)}</td>" for c in cells)
+            verdict = f'<td class="verdict" style="background:{bg};color:{fg}">{_html(r["verdict"])}</td>'
+            rows.append(f"<tr>{tds}{verdict}<td>{_html(_needed(r))}</td></tr>")
+    head = "".join(f"<th>{h}</th>" for h in ("claim", "statement", "paper", "estimate", "threshold", "verdict", "needed repeats"))
+    table = f'<table id="verdicts" border="1" cellpadding="4"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    lines = [intro.rstrip(), "", f"Replication verdicts, profile **{profile}**", "-" * 60, ""]
+    lines += [paper_line(p, summary[summary["paper"] == p]).replace("**", "") for p in papers]
+    lines += ["", ".. raw:: html", "", "   " + table, ""]
+    return "\n".join(lines)
+
+
 def write_summary(csv_path, md_path, summary: pd.DataFrame, figures, profile, titles) -> None:
     write_csv(csv_path, summary)
     write_text(md_path, render_markdown(summary, figures, profile, titles))
