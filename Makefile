@@ -11,9 +11,10 @@ STAMP  := $(VENV)/.installed
 PYX    := $(shell find src -name '*.pyx')
 SNAKE  := $(BIN)/snakemake
 
-.PHONY: setup run all smoke smoke-hash smoke-manifest test paper-dryrun lint report bench clean
+.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test paper-dryrun lint report bench clean
 
 $(STAMP): pyproject.toml setup.py $(PYX)
+	@command -v chromium >/dev/null || $(MAKE) --no-print-directory chromium
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet "setuptools==84.2.1" wheel "cython==3.3.1" "numpy==2.4.6" "scipy==1.17.1"
@@ -21,6 +22,13 @@ $(STAMP): pyproject.toml setup.py $(PYX)
 	@touch $(STAMP)
 
 setup: $(STAMP)
+
+# Headless Chromium (Debian's package) for the test that renders the HTML report.
+chromium:
+	@echo "installing Debian's chromium (the report test renders the HTML report in it)"
+	@SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get install -y -q chromium >/dev/null 2>&1 || \
+	  { $$SUDO apt-get update -q >/dev/null && $$SUDO apt-get install -y -q chromium >/dev/null; }
 
 run all: $(STAMP)
 	$(SNAKE) --cores $(CORES) all
@@ -46,8 +54,14 @@ paper-dryrun: $(STAMP)
 lint: $(STAMP)
 	$(SNAKE) --lint
 
+# make report [PROFILE=smoke|paper]: the HTML report of that profile's last run.
+PROFILE ?= default
+PROFILE_ARGS := $(if $(filter default,$(PROFILE)),,--configfile config/$(PROFILE).yaml)
+PROFILE_RESULTS := results$(if $(filter default,$(PROFILE)),,/$(PROFILE))
+
 report: $(STAMP)
-	$(SNAKE) --report results/report.html
+	@test -f config/$(PROFILE).yaml -o "$(PROFILE)" = default || { echo "make report: no profile '$(PROFILE)' (config/$(PROFILE).yaml); use default, smoke or paper"; exit 2; }
+	$(SNAKE) --report $(PROFILE_RESULTS)/report.html all $(PROFILE_ARGS)
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done

@@ -7,7 +7,8 @@ import re
 import pandas as pd
 import pytest
 
-from conftest import run_snakemake
+import browser
+from conftest import ROOT, run_snakemake
 
 PROFILES = {"default": [], "smoke": ["--configfile=config/smoke.yaml"], "paper": ["--configfile=config/paper.yaml"]}
 
@@ -108,3 +109,12 @@ def test_smoke_profile_end_to_end(tmp_path):
     assert "ERROR" not in proc.stdout + proc.stderr
     html = report.read_text(errors="replace")
     assert "fig5.png" in html and "fig3_slem.png" in html
+    # In a real browser: the report opens with the verdict table, one coloured
+    # verdict cell per claim; a screenshot is kept for a person to look at.
+    dom = browser.rendered_dom(report)
+    table = dom[dom.index('id="verdicts"') :]
+    assert table.count('class="verdict"') == len(summary)
+    for verdict in set(summary["verdict"]):
+        assert f">{verdict}</td>" in table
+    shot = browser.screenshot(report, ROOT / "results" / "smoke" / "report_screenshot.png")
+    assert shot.stat().st_size > 10_000

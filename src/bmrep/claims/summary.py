@@ -148,7 +148,7 @@ def render_report_front(summary: pd.DataFrame, profile: str, titles: dict[str, s
     """The front page of ``snakemake --report`` (reStructuredText): the verdict table.
 
     One line per paper as in REPLICATION.md, then every claim with its verdict
-    cell coloured; ``intro`` is the workflow's description.
+    cell coloured, then ``intro`` (the workflow's description).
     """
     papers = list(dict.fromkeys(list(titles) + list(summary["paper"].unique())))
     order = {NOT_REPRODUCED: 0, INCONCLUSIVE: 1, REPRODUCED: 2, NOT_RUN: 3}
@@ -164,9 +164,9 @@ def render_report_front(summary: pd.DataFrame, profile: str, titles: dict[str, s
             rows.append(f"<tr>{tds}{verdict}<td>{_html(_needed(r))}</td></tr>")
     head = "".join(f"<th>{h}</th>" for h in ("claim", "statement", "paper", "estimate", "threshold", "verdict", "needed repeats"))
     table = f'<table id="verdicts" border="1" cellpadding="4"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    lines = [intro.rstrip(), "", f"Replication verdicts, profile **{profile}**", "-" * 60, ""]
-    lines += [paper_line(p, summary[summary["paper"] == p]).replace("**", "") for p in papers]
-    lines += ["", ".. raw:: html", "", "   " + table, ""]
+    lines = [f"Replication verdicts, profile {profile}", "=" * 60, ""]
+    lines += [paper_line(p, summary[summary["paper"] == p]) for p in papers]
+    lines += ["", ".. raw:: html", "", "   " + table, "", intro.rstrip(), ""]
     return "\n".join(lines)
 
 
