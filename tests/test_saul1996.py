@@ -1,32 +1,47 @@
-"""Experiments of Saul, Jaakkola & Jordan (1996): Figure 2/5 pieces, tables, claims logic."""
+"""Experiments of Saul, Jaakkola & Jordan (1996): Figure 2, Figure 5 shards and summary, training, tables."""
 
 import numpy as np
-import pandas as pd
+import pytest
 
-from bmrep.experiments import saul1996 as E
+from bmrep.experiments.saul1996 import fig2, fig5, summaries, tables, train
+from bmrep.experiments.saul1996.paper_numbers import PAPER_FIG2
 from bmrep.models.sbn import random_layered_network
 from bmrep.seeds import rng
 
 
 def test_fig2_numbers_to_three_decimals():
-    curve, nums = E.fig2_curve(np.linspace(0, 1, 11))
+    curve, nums = fig2.fig2_curve(np.linspace(0, 1, 11))
     assert round(nums["exact"], 3) == 0.806
     assert round(nums["min_bound"], 3) == 0.818
     assert round(nums["xi0_bound"], 3) == 0.974
     assert np.all(curve["bound"] >= nums["min_bound"] - 1e-12)
     assert np.all(curve["bound"] > curve["exact"])
+    table = fig2.fig2_table(curve, nums).set_index("quantity")
+    assert table.loc[list(PAPER_FIG2), "paper_value"].tolist() == list(PAPER_FIG2.values())
+    assert table.loc["min_bound", "xi"] == nums["xi_star"] and len(table.loc["bound_curve"]) == 11
 
 
 def test_fig5_does_not_depend_on_sharding():
-    whole = E.fig5_networks(11, range(0, 12))
-    a = E.fig5_networks(11, range(0, 5))
-    b = E.fig5_networks(11, range(5, 12))
+    whole = fig5.fig5_networks(11, range(12))
+    a = fig5.fig5_networks(11, range(5))
+    b = fig5.fig5_networks(11, range(5, 12))
     for k in whole:
         assert np.array_equal(whole[k], np.concatenate([a[k], b[k]]))
 
 
+def test_fig5_shards_merge_in_network_order_and_must_cover_all():
+    a, b = fig5.fig5_networks(11, range(5)), fig5.fig5_networks(11, range(5, 9))
+    merged = summaries.merge_fig5_shards([b, a], 9)
+    assert merged["index"].tolist() == list(range(9))
+    assert np.array_equal(merged["bound"], np.concatenate([a["bound"], b["bound"]]))
+    with pytest.raises(ValueError, match="exactly once"):
+        summaries.merge_fig5_shards([b, a], 10)
+    with pytest.raises(ValueError, match="exactly once"):
+        summaries.merge_fig5_shards([a, a, b])
+
+
 def test_fig5_exact_values_and_bound():
-    res = E.fig5_networks(12, range(30))
+    res = fig5.fig5_networks(12, range(30))
     # network 7 rebuilt independently: exact ln P(V = 0) by enumerating 2^6 hidden states
     net = random_layered_network((2, 4, 6), rng(12, "saul1996", "fig5", 7))
     codes = np.arange(64)
@@ -36,18 +51,18 @@ def test_fig5_exact_values_and_bound():
     assert np.all(res["bound"] <= res["exact"] + 1e-9)
     assert np.all(res["mf_relative_error"] >= -1e-9)
     assert np.allclose(res["uniform_relative_error"], -6 * np.log(2) / res["exact"] - 1)
-    s = E.fig5_summary(res).set_index("statistic")["value"]
+    s = summaries.fig5_summary(res).set_index("statistic")["value"]
     assert s["n_networks"] == 30
     assert np.isclose(s["rms_uniform_relative_error"], np.sqrt(np.mean(res["uniform_relative_error"] ** 2)))
 
 
 def test_confusion_and_nearest_neighbour():
-    C = E.confusion_matrix(np.array([0, 0, 1, 2]), np.array([0, 1, 1, 2]), n_classes=3)
+    C = tables.confusion_matrix(np.array([0, 0, 1, 2]), np.array([0, 1, 1, 2]), n_classes=3)
     assert C.tolist() == [[1, 1, 0], [0, 1, 0], [0, 0, 1]]
     Xtr = np.array([[0, 0, 0, 0], [1, 1, 1, 1], [1, 1, 0, 0]], dtype=np.uint8)
     ytr = np.array([3, 5, 7])
     Xte = np.array([[0, 0, 0, 1], [1, 1, 1, 0], [1, 1, 0, 0]], dtype=np.uint8)
-    assert E.nearest_neighbour_predict(Xtr, ytr, Xte).tolist() == [3, 5, 7]
+    assert tables.nearest_neighbour_predict(Xtr, ytr, Xte).tolist() == [3, 5, 7]
 
 
 def _toy_data(n_per_digit=4):
@@ -63,7 +78,7 @@ def test_classification_tables_from_bounds():
     bounds = np.full((len(y), 10), -50.0)
     bounds[np.arange(len(y)), y] = -30.0
     bounds[0, 3] = -10.0  # one image of digit 0 goes to network 3
-    t = E.classification_tables(bounds, data, baselines={})
+    t = tables.classification_tables(bounds, data, baselines={})
     C = t["table1"][[f"pred_{d}" for d in range(10)]].to_numpy()
     assert C.sum() == len(y) and C[0, 3] == 1 and np.trace(C) == len(y) - 1
     t2 = t["table2"].set_index("algorithm")
@@ -75,31 +90,9 @@ def test_classification_tables_from_bounds():
     assert np.isclose(t3.loc["all", "score"], t3["score"].iloc[:10].mean())
 
 
-def _claims_inputs(mf_err, nn_err):
-    fig2, nums = E.fig2_curve(np.linspace(0, 1, 5))
-    fig2 = pd.DataFrame({"quantity": list(E.PAPER_FIG2), "value": [nums[k] for k in E.PAPER_FIG2]})
-    fig5 = pd.DataFrame({"statistic": ["n_networks", "mean_mf_relative_error", "rms_uniform_relative_error",
-                                       "max_bound_minus_exact"], "value": [10, 0.025, 0.22, -1e-3]})
-    t2 = pd.DataFrame({"algorithm": ["nearest neighbour", "mean field"], "error_rate": [nn_err, mf_err],
-                       "n_test": [100, 100]})
-    t3 = pd.DataFrame({"digit": ["all"], "score": [-0.5]})
-    return fig2, fig5, {"toy": {"table2": t2, "table3": t3}}
-
-
-def test_claims_are_computed_from_results():
-    claims = E.evaluate_claims(*_claims_inputs(0.05, 0.07), profile="test")
-    status = {(c.target, c.claim.split(" = ")[0]): c.status for c in claims}
-    assert [c.status for c in claims if c.target == "fig2"] == ["pass"] * 3
-    assert status[("fig5", "mean relative error of the mean-field bound")] == "fail"  # 2.5% is outside 1.2..2.0%
-    assert status[("fig5", "RMS relative error of the uniform approximation")] == "pass"
-    assert all(c.status == "pass" for c in claims if c.target == "toy/table2")
-    worse = E.evaluate_claims(*_claims_inputs(0.09, 0.07), profile="test")
-    assert [c.status for c in worse if c.target == "toy/table2"] == ["fail", "fail"]
-
-
 def test_train_digit_network_is_reproducible():
     X = (rng(3, "digits").random((20, 64)) < 0.3).astype(np.uint8)
-    kw = dict(sizes=(2, 3, 64), learning_rate=0.05, n_sweeps=1, init_std=0.1, tol=1e-8, max_iter=200)
-    a, _ = E.train_digit_network(X, rng=rng(3, "t"), **kw)
-    b, _ = E.train_digit_network(X, rng=rng(3, "t"), **kw)
+    kw = {"sizes": (2, 3, 64), "learning_rate": 0.05, "n_sweeps": 1, "init_std": 0.1, "tol": 1e-8, "max_iter": 200}
+    a, _ = train.train_digit_network(X, rng=rng(3, "t"), **kw)
+    b, _ = train.train_digit_network(X, rng=rng(3, "t"), **kw)
     assert np.array_equal(a.weights, b.weights) and np.array_equal(a.biases, b.biases)

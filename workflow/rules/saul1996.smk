@@ -2,6 +2,10 @@
 # belief networks. Figure 2 (the logistic bound), Figure 5 (relative errors on
 # 10000 random 2x4x6 networks, sharded), Tables 1-3 (digit classifiers, one
 # 8x24x64 network per digit and dataset; one training job per digit).
+#
+# Each rule's params hold only the config keys its script reads (s96()), so a
+# change to one figure's or table's setting reruns that job and what consumes
+# it, never the training.
 
 
 validate(config["saul1996"], "../schemas/saul1996.schema.yaml")
@@ -10,33 +14,29 @@ S96 = paper_config("saul1996")
 S96_DATASETS = S96["classifier"]["datasets"]
 S96_DATASET_RE = "|".join(["usps8", "mnist8", "digits8"])
 S96_FIG5_SHARDS = shards(S96["fig5"]["n_networks"], S96["fig5"]["shard_size"])
-S96_TABLE_FILES = ["table1_confusion.csv", "table2_error_rates.csv", "table3_scores.csv"]
 
-PAPER_TARGETS["saul1996"] += [
-    figures("saul1996/fig2.png"),
-    results("saul1996/fig2.csv"),
-    figures("saul1996/fig5.png"),
-    results("saul1996/fig5_summary.csv"),
-] + [results(f"saul1996/{ds}/{t}") for ds in S96_DATASETS for t in S96_TABLE_FILES] + [
-    figures(f"saul1996/{ds}/table1_confusion.png") for ds in S96_DATASETS
-]
-PAPER_FIGURES["saul1996"] += [figures("saul1996/fig2.png"), figures("saul1996/fig5.png")] + [
-    figures(f"saul1996/{ds}/table1_confusion.png") for ds in S96_DATASETS
-]
+
+def s96(section, *keys):
+    """The keys of the saul1996 config sub-section ``section`` that one rule's script reads."""
+    (sub,) = settings("saul1996", section).values()
+    missing = [k for k in keys if k not in sub]
+    if missing:
+        sys.exit(f"config: saul1996.{section} has no key(s) {missing}")
+    return {k: sub[k] for k in keys}
 
 
 rule saul1996_fig2:
     output:
         csv=results("saul1996/fig2.csv"),
         png=report(figures("saul1996/fig2.png"), caption="../report/saul1996_fig2.rst", category="saul1996"),
-    conda:
-        CONDA_ENV
     log:
         logs("saul1996/fig2.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("saul1996/fig2.py"),
-        cfg=S96["fig2"],
+        cfg=s96("fig2", "n_xi"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/fig2.py"
@@ -44,15 +44,15 @@ rule saul1996_fig2:
 
 rule saul1996_fig5_shard:
     output:
-        results("saul1996/shards/fig5/{shard}.npz"),
-    conda:
-        CONDA_ENV
+        networks=results("saul1996/shards/fig5/{shard}.npz"),
     log:
         logs("saul1996/fig5_shard_{shard}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("saul1996/fig5_shard.py"),
-        cfg=S96["fig5"],
+        cfg=s96("fig5", "n_networks", "shard_size", "sizes", "weight_range", "solver"),
         seed=SEED,
     script:
         "../scripts/saul1996/fig5_shard.py"
@@ -60,18 +60,18 @@ rule saul1996_fig5_shard:
 
 rule saul1996_fig5:
     input:
-        expand(results("saul1996/shards/fig5/{shard}.npz"), shard=S96_FIG5_SHARDS),
+        networks=expand(rules.saul1996_fig5_shard.output.networks, shard=S96_FIG5_SHARDS),
     output:
         csv=results("saul1996/fig5_summary.csv"),
         png=report(figures("saul1996/fig5.png"), caption="../report/saul1996_fig5.rst", category="saul1996"),
-    conda:
-        CONDA_ENV
     log:
         logs("saul1996/fig5.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("saul1996/fig5.py"),
-        cfg=S96["fig5"],
+        cfg=s96("fig5", "n_networks", "sizes", "weight_range"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/fig5.py"
@@ -79,21 +79,21 @@ rule saul1996_fig5:
 
 rule saul1996_train:
     input:
-        data("{dataset}.npz"),
+        data=data("{dataset}.npz"),
     output:
         model=results("models/saul1996/{dataset}/digit{digit}.npz"),
         bounds=results("saul1996/{dataset}/test_bounds/digit{digit}.npz"),
+    log:
+        logs("saul1996/train_{dataset}_digit{digit}.log"),
     wildcard_constraints:
         dataset=S96_DATASET_RE,
         digit=r"\d",
     conda:
         CONDA_ENV
-    log:
-        logs("saul1996/train_{dataset}_digit{digit}.log"),
     threads: 1
     params:
         code=code_version("saul1996/train.py"),
-        cfg=S96["classifier"],
+        cfg=s96("classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "solver"),
         seed=SEED,
     script:
         "../scripts/saul1996/train.py"
@@ -102,7 +102,7 @@ rule saul1996_train:
 rule saul1996_tables:
     input:
         data=data("{dataset}.npz"),
-        bounds=expand(results("saul1996/{{dataset}}/test_bounds/digit{digit}.npz"), digit=range(10)),
+        bounds=expand(rules.saul1996_train.output.bounds, digit=range(10), allow_missing=True),
     output:
         table1=results("saul1996/{dataset}/table1_confusion.csv"),
         table2=results("saul1996/{dataset}/table2_error_rates.csv"),
@@ -112,16 +112,17 @@ rule saul1996_tables:
             caption="../report/saul1996_table1_confusion.rst",
             category="saul1996",
         ),
+    log:
+        logs("saul1996/tables_{dataset}.log"),
     wildcard_constraints:
         dataset=S96_DATASET_RE,
     conda:
         CONDA_ENV
-    log:
-        logs("saul1996/tables_{dataset}.log"),
     threads: 1
     params:
         code=code_version("saul1996/tables.py"),
-        cfg=S96["classifier"],
+        # sizes, sweeps, learning rate and init only label the figure's caption
+        cfg=s96("classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "backprop"),
         seed=SEED,
         profile=PROFILE,
     script:
@@ -130,25 +131,46 @@ rule saul1996_tables:
 
 rule saul1996_claims:
     input:
-        fig2=results("saul1996/fig2.csv"),
-        fig5=results("saul1996/fig5_summary.csv"),
-        table2=expand(results("saul1996/{dataset}/table2_error_rates.csv"), dataset=S96_DATASETS),
-        table3=expand(results("saul1996/{dataset}/table3_scores.csv"), dataset=S96_DATASETS),
+        **{
+            f"{t}_{ds}": expand(rules.saul1996_tables.output[t], dataset=ds)[0]
+            for t in ("table2", "table3")
+            for ds in S96_DATASETS
+        },
+        fig2=rules.saul1996_fig2.output.csv,
+        fig5_networks=rules.saul1996_fig5.input.networks,
     output:
         claims_file("saul1996"),
-    conda:
-        CONDA_ENV
     log:
         logs("saul1996/claims.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("saul1996/claims.py"),
-        datasets=S96_DATASETS,
+        settings=s96("classifier", "datasets"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/claims.py"
 
 
+# Plain paths (the outputs carry the report() flag, which only the producing rule needs).
+S96_FIGURES = [
+    str(rules.saul1996_fig2.output.png),
+    str(rules.saul1996_fig5.output.png),
+    *expand(rules.saul1996_tables.output.png, dataset=S96_DATASETS),
+]
+PAPER_FIGURES["saul1996"] += S96_FIGURES
+PAPER_TARGETS["saul1996"] += [
+    rules.saul1996_fig2.output.csv,
+    rules.saul1996_fig5.output.csv,
+    *expand(
+        [rules.saul1996_tables.output[t] for t in ("table1", "table2", "table3")],
+        dataset=S96_DATASETS,
+    ),
+    *S96_FIGURES,
+]
+
+
 rule saul1996:
     input:
         PAPER_TARGETS["saul1996"],
-        claims_file("saul1996"),
+        rules.saul1996_claims.output,

@@ -1,9 +1,8 @@
 """Figure 2: the bound (20) on <ln(1+e^z)> for z ~ N(0,1) against xi."""
 
 import numpy as np
-import pandas as pd
 
-from bmrep.experiments.saul1996 import PAPER_FIG2, fig2_curve
+from bmrep.experiments.saul1996.fig2 import fig2_curve, fig2_table
 from bmrep.io import write_csv
 from bmrep.plotting.saul1996 import plot_fig2
 from bmrep.plotting.style import caption
@@ -12,10 +11,7 @@ from bmrep.runtime import setup_job
 log, cfg = setup_job(snakemake)  # noqa: F821
 out = snakemake.output  # noqa: F821
 curve, nums = fig2_curve(np.linspace(0.0, 1.0, cfg["n_xi"]))
-rows = [{"quantity": k, "xi": {"exact": np.nan, "min_bound": nums["xi_star"], "xi0_bound": 0.0}[k],
-         "value": nums[k], "paper_value": PAPER_FIG2[k]} for k in PAPER_FIG2]
-table = pd.concat([pd.DataFrame(rows), curve.assign(quantity="bound_curve", paper_value=np.nan)
-                   .rename(columns={"bound": "value"})[["quantity", "xi", "value", "paper_value"]]])
-write_csv(out.csv, table)
-log.info("exact %.6f, min %.6f at xi %.4f, xi=0 %.6f", nums["exact"], nums["min_bound"], nums["xi_star"], nums["xi0_bound"])
+write_csv(out.csv, fig2_table(curve, nums))
+log.info("exact %.6f, min %.6f at xi %.4f, xi=0 %.6f",
+         nums["exact"], nums["min_bound"], nums["xi_star"], nums["xi0_bound"])
 plot_fig2(curve, nums, out.png, caption(snakemake.params.profile, xi_grid_points=cfg["n_xi"]))  # noqa: F821

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from bmrep.experiments.saul1996 import classification_tables
+from bmrep.experiments.saul1996.tables import classification_tables
 from bmrep.io import load_npz, write_csv
 from bmrep.plotting.saul1996 import plot_confusion
 from bmrep.plotting.style import caption

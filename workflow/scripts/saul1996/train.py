@@ -4,7 +4,7 @@ import time
 
 import numpy as np
 
-from bmrep.experiments.saul1996 import test_bounds, train_digit_network
+from bmrep.experiments.saul1996.train import test_bounds, train_digit_network
 from bmrep.io import load_npz, save_model, save_npz
 from bmrep.runtime import setup_job
 from bmrep.seeds import rng
@@ -12,7 +12,7 @@ from bmrep.seeds import rng
 log, cfg = setup_job(snakemake)  # noqa: F821
 w = snakemake.wildcards  # noqa: F821
 digit = int(w.digit)
-data = load_npz(snakemake.input[0])  # noqa: F821
+data = load_npz(snakemake.input.data)  # noqa: F821
 X = data["X_train"][data["y_train"] == digit]
 solver = cfg["solver"]
 start = time.time()
