@@ -10,9 +10,12 @@
 validate(config["yokoyama2019"], "../schemas/yokoyama2019.schema.yaml")
 
 
-def y19_settings(section, *keys):
-    """The keys of the ``yokoyama2019.<section>`` config sub-section one rule's script reads."""
-    return {k: lookup(dpath=f"yokoyama2019/{section}/{k}", within=config) for k in keys}
+# The keys of the config sub-section yokoyama2019.<section> that one rule's
+# script reads (settings() of common.smk, one level down; a lambda because
+# snakemake --lint wants functions in common.smk).
+y19_settings = lambda section, *keys: {
+    k: lookup(dpath=f"yokoyama2019/{section}/{k}", within=config) for k in keys
+}
 
 
 Y19_KLD = paper_config("yokoyama2019")["kld"]
