@@ -1,15 +1,15 @@
-"""Claims of yokoyama2019 (spec section 2), evaluated from the result tables."""
+"""Claims of yokoyama2019 (spec section 2), decided from the result tables."""
 
-import pandas as pd
-
-from bmrep.claims import write_claims
-from bmrep.experiments.yokoyama2019 import evaluate_claims
+from bmrep.claims.core import Results, evaluate
+from bmrep.claims.summary import write_claims
+from bmrep.claims.yokoyama2019 import claims
+from bmrep.io import load_tables
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
-inp = snakemake.input  # noqa: F821
-claims = evaluate_claims(pd.read_csv(inp.kld_final, dtype={"s": str}), pd.read_csv(inp.w_star, dtype={"s": str}),
-                         pd.read_csv(inp.drbm_final, dtype={"s": str}), cfg, snakemake.params.profile)  # noqa: F821
-for c in claims:
-    log.info("%s | %s | %s | %s", c.target, c.claim, c.reproduced_value, c.status)
-write_claims(snakemake.output[0], claims)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
+p = snakemake.params  # noqa: F821
+results = Results(load_tables(snakemake.input), settings=p.settings, profile=p.profile)  # noqa: F821
+decided = evaluate(claims(p.settings), results)
+for d in decided:
+    log.info("%s | %s | %s | %s", d.claim.id, d.claim.statement, d.verdict, d.details)
+write_claims(snakemake.output[0], decided)  # noqa: F821

@@ -1,6 +1,6 @@
 """Fig. 4: alpha_s(w) and l_s(w) of the toy model, and the maximisers |w*_s|."""
 
-from bmrep.experiments.yokoyama2019 import toy_table
+from bmrep.experiments.yokoyama2019.toy import toy_table
 from bmrep.io import write_csv
 from bmrep.plotting.style import caption
 from bmrep.plotting.yokoyama2019 import plot_toy

@@ -2,7 +2,11 @@
 
 import numpy as np
 
-from bmrep.experiments.yokoyama2019 import drbm_table, final_epoch_table, merge_shards
+from bmrep.experiments.yokoyama2019.summaries import (
+    drbm_table,
+    final_epoch_table,
+    merge_shards,
+)
 from bmrep.io import load_npz, write_csv
 from bmrep.plotting.style import caption
 from bmrep.plotting.yokoyama2019 import plot_drbm

@@ -3,7 +3,11 @@
 import numpy as np
 import pandas as pd
 
-from bmrep.experiments.yokoyama2019 import curve_table, final_epoch_table, merge_shards
+from bmrep.experiments.yokoyama2019.summaries import (
+    curve_table,
+    final_epoch_table,
+    merge_shards,
+)
 from bmrep.io import load_npz, write_csv
 from bmrep.plotting.style import caption
 from bmrep.plotting.yokoyama2019 import plot_curves_by_R
