@@ -1,6 +1,7 @@
 """AIS and the eq. (3) bound against exact enumeration on a small DBM trained on the same data."""
 
-from bmrep.experiments.salakhutdinov2010 import exact_check, split_mnist
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.exact_check import exact_check
 from bmrep.io import load_npz, write_json
 from bmrep.plotting.salakhutdinov2010 import plot_ais_exact_check
 from bmrep.plotting.style import caption

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from bmrep.experiments.salakhutdinov2010 import nearest_mean_classifier, sample_sequences, split_mnist, temperature_trajectory
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.sampling import nearest_mean_classifier, sample_sequences, temperature_trajectory
 from bmrep.io import load_model, load_npz, save_npz, write_json
 from bmrep.models.dbm import DBM
 from bmrep.plotting.salakhutdinov2010 import plot_samples, plot_temperature

@@ -2,7 +2,8 @@
 
 import time
 
-from bmrep.experiments.salakhutdinov2010 import pretrain, split_mnist
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.train import pretrain
 from bmrep.io import load_npz, save_model
 from bmrep.runtime import setup_job
 

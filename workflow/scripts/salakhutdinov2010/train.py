@@ -1,6 +1,7 @@
 """Joint DBM training with one algorithm (SAP, FPCD, Trans-SAP or CAST); final model plus snapshots."""
 
-from bmrep.experiments.salakhutdinov2010 import split_mnist, train
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.train import train
 from bmrep.io import load_model, load_npz, save_model
 from bmrep.models.dbm import DBM
 from bmrep.runtime import setup_job
