@@ -18,8 +18,17 @@ SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"
 ALGS = ["SAP", "FPCD", "Trans-SAP", "CAST"]
 
 
-def tables(bounds=None, wl=(1, 2, 3, 4), gibbs_leaves=False, fpcd_end=1, occupation=(0.25, 0.25, 0.25, 0.25),
-           ais_errors=(0.05, -0.05, 0.1), k_trace=None, gibbs_switches=(0, 1, 0, 0), ast_switches=(3, 4, 2, 5)):
+def tables(
+    bounds=None,
+    wl=(1, 2, 3, 4),
+    gibbs_leaves=False,
+    fpcd_end=1,
+    occupation=(0.25, 0.25, 0.25, 0.25),
+    ais_errors=(0.05, -0.05, 0.1),
+    k_trace=None,
+    gibbs_switches=(0, 1, 0, 0),
+    ast_switches=(3, 4, 2, 5),
+):
     """Result tables as the pipeline writes them: one seed, one toy run, one traced particle."""
     bounds = bounds or {"SAP": -90.0, "FPCD": -89.5, "Trans-SAP": -89.0, "CAST": -88.0}
     n = 100
@@ -31,18 +40,47 @@ def tables(bounds=None, wl=(1, 2, 3, 4), gibbs_leaves=False, fpcd_end=1, occupat
     fpcd[-1] = fpcd_end
     fig2 = pd.DataFrame({"update": np.arange(1, n + 1), "Gibbs": gibbs, "FPCD": fpcd, "Wang-Landau": wl_traj})
     occ = pd.DataFrame({"partition": [1, 2, 3, 4], "fraction": list(occupation)})
-    finals = [{"algorithm": a, "test_bound": b, "log_z": 300.0, "log_z_stderr": 0.1, "ess": 50.0, "ais_runs": 100}
-              for a, b in bounds.items()]
-    curves = pd.DataFrame([{"algorithm": a, "update": u, "train_bound": bounds[a] + (0.5 if a == "SAP" else 0.1) * (-1) ** i}
-                           for a in bounds for i, u in enumerate(range(0, 900, 100))])
-    exact = {"shape": [64, 8, 8], "log_z_exact": 10.0, "log_z_ais": 10.0 + ais_errors[0], "log_z_ais_stderr": 0.02,
-             "ais_ess": 30.0, "mean_exact_test_ll": -40.0, "mean_test_bound": -41.0, "max_bound_minus_ll": -0.1,
-             "ais_betas": 1000, "ais_runs": 50, "replicates": [{"error": e} for e in ais_errors[1:]]}
-    sampling = {"k_trace": list(np.arange(1000) % 20) if k_trace is None else list(k_trace), "n_betas": 20,
-                "classify_every": 10, "gibbs_switches": [9, 9, 9, 9], "ast_switches": [0, 0, 0, 0],
-                "gibbs_column_switches": list(gibbs_switches), "ast_column_switches": list(ast_switches)}
-    return {"fig2": fig2, "fig2_occupation": occ, "finals": finals, "curves": curves, "exact_check": exact,
-            "sampling": sampling}
+    finals = [
+        {"algorithm": a, "test_bound": b, "log_z": 300.0, "log_z_stderr": 0.1, "ess": 50.0, "ais_runs": 100}
+        for a, b in bounds.items()
+    ]
+    curves = pd.DataFrame(
+        [
+            {"algorithm": a, "update": u, "train_bound": bounds[a] + (0.5 if a == "SAP" else 0.1) * (-1) ** i}
+            for a in bounds
+            for i, u in enumerate(range(0, 900, 100))
+        ]
+    )
+    exact = {
+        "shape": [64, 8, 8],
+        "log_z_exact": 10.0,
+        "log_z_ais": 10.0 + ais_errors[0],
+        "log_z_ais_stderr": 0.02,
+        "ais_ess": 30.0,
+        "mean_exact_test_ll": -40.0,
+        "mean_test_bound": -41.0,
+        "max_bound_minus_ll": -0.1,
+        "ais_betas": 1000,
+        "ais_runs": 50,
+        "replicates": [{"error": e} for e in ais_errors[1:]],
+    }
+    sampling = {
+        "k_trace": list(np.arange(1000) % 20) if k_trace is None else list(k_trace),
+        "n_betas": 20,
+        "classify_every": 10,
+        "gibbs_switches": [9, 9, 9, 9],
+        "ast_switches": [0, 0, 0, 0],
+        "gibbs_column_switches": list(gibbs_switches),
+        "ast_column_switches": list(ast_switches),
+    }
+    return {
+        "fig2": fig2,
+        "fig2_occupation": occ,
+        "finals": finals,
+        "curves": curves,
+        "exact_check": exact,
+        "sampling": sampling,
+    }
 
 
 def decided(profile="default", **kw):
@@ -52,11 +90,22 @@ def decided(profile="default", **kw):
 def test_the_spec_claims_are_declared_with_their_kinds():
     kinds = {c.id: c.kind for c in claims({})}
     assert kinds == {
-        **{f"salakhutdinov2010/fig2/{n}": "one-sided" for n in ("wang_landau_visits_all", "gibbs_stays", "fpcd_stays_in_data_mode")},
+        **{
+            f"salakhutdinov2010/fig2/{n}": "one-sided"
+            for n in ("wang_landau_visits_all", "gibbs_stays", "fpcd_stays_in_data_mode")
+        },
         "salakhutdinov2010/fig2/wang_landau_balanced": "all-of",
         "salakhutdinov2010/table1/ais_calibration": "interval",
-        **{f"salakhutdinov2010/table1/{n}": "ordering" for n in (
-            "fpcd_beats_sap", "transsap_beats_sap", "cast_beats_sap", "cast_beats_fpcd", "cast_beats_transsap")},
+        **{
+            f"salakhutdinov2010/table1/{n}": "ordering"
+            for n in (
+                "fpcd_beats_sap",
+                "transsap_beats_sap",
+                "cast_beats_sap",
+                "cast_beats_fpcd",
+                "cast_beats_transsap",
+            )
+        },
         **{f"salakhutdinov2010/table1/table1_{a}": "interval" for a in ("sap", "fpcd", "transsap", "cast")},
         "salakhutdinov2010/fig4/cast_more_stable_than_sap": "ordering",
         "salakhutdinov2010/fig4/adaptive_st_visits_all_levels": "one-sided",
@@ -119,9 +168,16 @@ def test_exact_check_diagnostics_reach_the_details():
     prof = [{"beta": b, "error": e} for b, e in [(0.0, 0.0), (0.5, 0.2), (0.7, 0.05), (0.8, -0.3), (1.0, -1.0)]]
     assert drift_onset(prof) == 0.8 and drift_onset(prof[:3]) is None
     assert drift_onset([{"beta": 0.0, "error": 0.5}]) == 0.0
-    out = exact_diagnostics({"beta_profile": prof, "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}],
-                             "replicates_pooled": {"n_runs": 30, "error": 0.04, "stderr": 0.05, "ess": 4.5}})
-    assert "beta = 0.800" in out and "1000: -0.500 ± 0.020" in out and "all 30 replicate runs pooled: error +0.040" in out
+    out = exact_diagnostics(
+        {
+            "beta_profile": prof,
+            "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}],
+            "replicates_pooled": {"n_runs": 30, "error": 0.04, "stderr": 0.05, "ess": 4.5},
+        }
+    )
+    assert (
+        "beta = 0.800" in out and "1000: -0.500 ± 0.020" in out and "all 30 replicate runs pooled: error +0.040" in out
+    )
 
 
 def _closure(script):
@@ -132,8 +188,12 @@ def _closure(script):
 def test_training_jobs_import_no_evaluation_claims_or_plotting(script):
     files = _closure(script)
     ours = {f for f in files if f.startswith("experiments/")}
-    assert ours <= {"experiments/__init__.py", "experiments/salakhutdinov2010/__init__.py",
-                    "experiments/salakhutdinov2010/common.py", "experiments/salakhutdinov2010/train.py"}
+    assert ours <= {
+        "experiments/__init__.py",
+        "experiments/salakhutdinov2010/__init__.py",
+        "experiments/salakhutdinov2010/common.py",
+        "experiments/salakhutdinov2010/train.py",
+    }
     assert not any(f.startswith(("claims/", "plotting/")) for f in files)
 
 

@@ -1,4 +1,7 @@
-"""Salakhutdinov (2010): the Figure 2 toy, Table 1 layout, sampling diagnostics, AIS schedules (claims: test_claims_salakhutdinov2010)."""
+"""Salakhutdinov (2010): the Figure 2 toy, Table 1 layout, sampling diagnostics, AIS schedules.
+
+The claims are tested in test_claims_salakhutdinov2010.py.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +33,12 @@ def paper_cfg(profile="config"):
 
 def test_two_node_mrf_matches_section_4_1():
     x, log_p, part = two_node_mrf(5.0, -5.0)
-    assert {tuple(r): lp for r, lp in zip(x, log_p)} == {(1, 1): 5.0, (-1, -1): 5.0, (1, -1): -5.0, (-1, 1): -5.0}
+    assert {tuple(r): lp for r, lp in zip(x, log_p, strict=True)} == {
+        (1, 1): 5.0,
+        (-1, -1): 5.0,
+        (1, -1): -5.0,
+        (-1, 1): -5.0,
+    }
     assert sorted(part) == [0, 1, 2, 3] and part[np.flatnonzero((x == [1, 1]).all(1))[0]] == 0
 
 
@@ -60,8 +68,17 @@ def test_sampling_diagnostics_on_a_tiny_dbm():
     d = DBM(r.normal(0, 1.0, (16, 6)), r.normal(0, 1.0, (6, 5)), r.normal(0, 0.5, 16), np.zeros(6), np.zeros(5))
     X = (r.random((200, 16)) < 0.5).astype(np.float32)
     y = r.integers(0, 3, 200)
-    s = {"n_chains": 3, "burn_in": 10, "n_columns": 4, "gap": 5, "classify_every": 2, "n_betas": 5, "beta_min": 0.5,
-         "gamma": 1.0, "trace_updates": 50}
+    s = {
+        "n_chains": 3,
+        "burn_in": 10,
+        "n_columns": 4,
+        "gap": 5,
+        "classify_every": 2,
+        "n_betas": 5,
+        "beta_min": 0.5,
+        "gamma": 1.0,
+        "trace_updates": 50,
+    }
     out = sample_sequences(d, s, nearest_mean_classifier(X, y), SEED)
     assert out["gibbs_images"].shape == (3, 4, 16) and out["ast_images"].shape == (3, 4, 16)
     assert out["gibbs_labels"].shape == (3, 10)
@@ -79,8 +96,13 @@ def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():
     """The Table 1 AIS with the adaptive ladder (pilot + constant-speed betas) on a random enumerable DBM:
     within 0.1 nats of exact and consistent with its stated error; the ladder it used is returned."""
     r = keyed_rng(SEED, "adaptive-dbm")
-    d = DBM(r.normal(0, 0.5, (20, 12)), r.normal(0, 0.5, (12, 10)), r.normal(0, 0.5, 20), r.normal(0, 0.5, 12),
-            r.normal(0, 0.5, 10))
+    d = DBM(
+        r.normal(0, 0.5, (20, 12)),
+        r.normal(0, 0.5, (12, 10)),
+        r.normal(0, 0.5, 20),
+        r.normal(0, 0.5, 12),
+        r.normal(0, 0.5, 10),
+    )
     bases = data_base_biases(d, (keyed_rng(SEED, "adaptive-data").random((500, 20)) < 0.3).astype(float))
     exact = log_partition_exact(d)
     cfg = {"n_betas": 1000, "n_runs": 100, "schedule": "adaptive", "pilot_fraction": 0.1, "uniform_mix": 0.1}

@@ -72,7 +72,7 @@ def wang_landau_balanced(r) -> list[tuple[str, Estimate]]:
     """Each partition's occupation fraction in the long Wang-Landau run(s)."""
     occ = r["fig2_occupation"]
     note = f"one long run today (the spec's >= 10 runs: {ISSUE})"
-    return [(f"X{int(p)}", mean_estimate([f], note)) for p, f in zip(occ["partition"], occ["fraction"])]
+    return [(f"X{int(p)}", mean_estimate([f], note)) for p, f in zip(occ["partition"], occ["fraction"], strict=True)]
 
 
 # -- Table 1: AIS calibration on an enumerable DBM -----------------------------
@@ -93,12 +93,16 @@ def exact_diagnostics(exact: dict, tol: float = 0.1) -> str:
     if exact.get("ladder"):
         by = {}
         for r in exact["ladder"]:
-            by.setdefault(r.get("schedule", "piecewise"), []).append(f"{r['n_betas']}: {r['error']:+.3f} ± {r['stderr']:.3f}")
+            by.setdefault(r.get("schedule", "piecewise"), []).append(
+                f"{r['n_betas']}: {r['error']:+.3f} ± {r['stderr']:.3f}"
+            )
         out += "; error by n_betas: " + "; ".join(f"{k} ladder {', '.join(v)}" for k, v in by.items())
     pooled = exact.get("replicates_pooled")
     if pooled:
-        out += (f"; all {pooled['n_runs']} replicate runs pooled: error {pooled['error']:+.3f} ± "
-                f"{pooled['stderr']:.3f} (ESS {pooled['ess']:.1f})")
+        out += (
+            f"; all {pooled['n_runs']} replicate runs pooled: error {pooled['error']:+.3f} ± "
+            f"{pooled['stderr']:.3f} (ESS {pooled['ess']:.1f})"
+        )
     return out
 
 
@@ -110,12 +114,17 @@ def ais_calibration(r) -> Estimate:
     """
     e = r["exact_check"]
     errors = [e["log_z_ais"] - e["log_z_exact"]] + [x["error"] for x in e.get("replicates") or []]
-    return mean_estimate(errors, (
-        f"DBM {'-'.join(map(str, e['shape']))} trained on the data; {len(errors)} AIS replicates (spec: >= 20) of "
-        f"{e['ais_runs']} runs x {e['ais_betas']} betas ({e.get('ais_schedule', 'piecewise')} schedule, "
-        f"first run's ESS {e.get('ais_ess', math.nan):.1f}); mean exact test log-lik {e['mean_exact_test_ll']:.2f}, "
-        f"mean eq. (3) bound {e['mean_test_bound']:.2f}, max(bound - exact) {e['max_bound_minus_ll']:.2e}"
-        + exact_diagnostics(e)))
+    return mean_estimate(
+        errors,
+        (
+            f"DBM {'-'.join(map(str, e['shape']))} trained on the data; {len(errors)} AIS replicates (spec: >= 20) of "
+            f"{e['ais_runs']} runs x {e['ais_betas']} betas ({e.get('ais_schedule', 'piecewise')} schedule, "
+            f"first run's ESS {e.get('ais_ess', math.nan):.1f}); "
+            f"mean exact test log-lik {e['mean_exact_test_ll']:.2f}, "
+            f"mean eq. (3) bound {e['mean_test_bound']:.2f}, max(bound - exact) {e['max_bound_minus_ll']:.2e}"
+            + exact_diagnostics(e)
+        ),
+    )
 
 
 # -- Table 1: the algorithms' test bounds -------------------------------------
@@ -139,10 +148,14 @@ def final_bounds_details(by: dict) -> str:
     """Every algorithm's test bound with its final AIS's stated error and effective sample size."""
     out = "test bounds: " + ", ".join(
         f"{a} {f['test_bound']:.2f} (log Z ± {f['log_z_stderr']:.2f}, AIS ESS {f.get('ess', math.nan):.1f} "
-        f"of {f.get('ais_runs', '?')} runs)" for a, f in by.items())
+        f"of {f.get('ais_runs', '?')} runs)"
+        for a, f in by.items()
+    )
     if any(f.get("ess", np.inf) < 0.1 * f.get("ais_runs", 0) for f in by.values()):
-        out += ("; an AIS ESS under 10% of the runs: the stated errors understate the uncertainty and log Z "
-                "is likely low (the bound high)")
+        out += (
+            "; an AIS ESS under 10% of the runs: the stated errors understate the uncertainty and log Z "
+            "is likely low (the bound high)"
+        )
     return out
 
 
@@ -152,9 +165,14 @@ def beats(a: str, b: str):
     def metric(r) -> Estimate:
         fa, fb = _final(r, a), _final(r, b)
         by = {k: v for k, v in _finals(r).items() if k in (a, b)}
-        return paired_difference([fa["test_bound"]], [fb["test_bound"]], (
-            f"one seed today (the spec's >= 3 paired seeds: {ISSUE}); trained for {_updates(r, a)} updates; "
-            + final_bounds_details(by)))
+        return paired_difference(
+            [fa["test_bound"]],
+            [fb["test_bound"]],
+            (
+                f"one seed today (the spec's >= 3 paired seeds: {ISSUE}); trained for {_updates(r, a)} updates; "
+                + final_bounds_details(by)
+            ),
+        )
 
     return metric
 
@@ -164,9 +182,13 @@ def table1_bound(algorithm: str):
 
     def metric(r) -> Estimate:
         f = _final(r, algorithm)
-        return mean_estimate([f["test_bound"]], (
-            f"one seed today ({ISSUE}); trained for {_updates(r, algorithm)} updates; log Z ± "
-            f"{f['log_z_stderr']:.2f} (AIS ESS {f.get('ess', math.nan):.1f} of {f.get('ais_runs', '?')} runs)"))
+        return mean_estimate(
+            [f["test_bound"]],
+            (
+                f"one seed today ({ISSUE}); trained for {_updates(r, algorithm)} updates; log Z ± "
+                f"{f['log_z_stderr']:.2f} (AIS ESS {f.get('ess', math.nan):.1f} of {f.get('ais_runs', '?')} runs)"
+            ),
+        )
 
     return metric
 
@@ -187,9 +209,14 @@ def cast_minus_sap_sd(r) -> Estimate:
     for alg in ("CAST", "SAP"):
         _final(r, alg)
         sd[alg] = last_quarter_sd(c[c["algorithm"] == alg])
-    return paired_difference([sd["CAST"]], [sd["SAP"]], (
-        f"one seed today ({ISSUE}); sd CAST {sd['CAST']:.3f}, SAP {sd['SAP']:.3f} nats over the last quarter of "
-        f"{int((c['algorithm'] == 'SAP').sum())} checkpoints"))
+    return paired_difference(
+        [sd["CAST"]],
+        [sd["SAP"]],
+        (
+            f"one seed today ({ISSUE}); sd CAST {sd['CAST']:.3f}, SAP {sd['SAP']:.3f} nats over the last quarter of "
+            f"{int((c['algorithm'] == 'SAP').sum())} checkpoints"
+        ),
+    )
 
 
 # -- Figure 4, left and middle ------------------------------------------------
@@ -198,9 +225,14 @@ def adaptive_st_visits_all(r) -> Estimate:
     s = r["sampling"]
     k = np.asarray(s["k_trace"])[:VISIT_WINDOW]
     visited = int(np.unique(k).size)
-    return proportion_estimate(int(visited == int(s["n_betas"])), 1, (
-        f"one particle traced today (the spec's >= 50: {ISSUE}); it visited {visited} of {s['n_betas']} levels "
-        f"in {k.size} updates"))
+    return proportion_estimate(
+        int(visited == int(s["n_betas"])),
+        1,
+        (
+            f"one particle traced today (the spec's >= 50: {ISSUE}); it visited {visited} of {s['n_betas']} levels "
+            f"in {k.size} updates"
+        ),
+    )
 
 
 def st_minus_gibbs_switches(r) -> Estimate:
@@ -212,10 +244,15 @@ def st_minus_gibbs_switches(r) -> Estimate:
     else:
         ast, gibbs = s["ast_switches"], s["gibbs_switches"]
         read = f"classes read every {s['classify_every']} updates (the column spacing is not a multiple of it)"
-    return independent_difference(ast, gibbs, (
-        f"{len(gibbs)} chains per sampler (spec: >= 20); {read}; switches adaptive ST {int(np.sum(ast))}, Gibbs "
-        f"{int(np.sum(gibbs))}; nearest-class-mean classifier, its accuracy not measured (the spec's logistic "
-        f"regression with accuracy >= 90%: {ISSUE})"))
+    return independent_difference(
+        ast,
+        gibbs,
+        (
+            f"{len(gibbs)} chains per sampler (spec: >= 20); {read}; switches adaptive ST {int(np.sum(ast))}, Gibbs "
+            f"{int(np.sum(gibbs))}; nearest-class-mean classifier, its accuracy not measured (the spec's logistic "
+            f"regression with accuracy >= 90%: {ISSUE})"
+        ),
+    )
 
 
 ORDERINGS = [("FPCD", "SAP"), ("Trans-SAP", "SAP"), ("CAST", "SAP"), ("CAST", "FPCD"), ("CAST", "Trans-SAP")]
@@ -224,49 +261,105 @@ ORDERINGS = [("FPCD", "SAP"), ("Trans-SAP", "SAP"), ("CAST", "SAP"), ("CAST", "F
 def claims(settings) -> list[Claim]:
     """The claims of the spec, section 3 (``settings``: none are read)."""
     fig2 = [
-        Claim(id=f"{PAPER}/fig2/wang_landau_visits_all", kind="one-sided",
-              text="fraction of runs in which Wang-Landau visits all 4 partitions within "
-                   f"{FIG2_UPDATES} updates {{threshold}}",
-              threshold=Above(0.5), paper_value="all 4 visited", metric=wang_landau_visits_all),
-        Claim(id=f"{PAPER}/fig2/gibbs_stays", kind="one-sided",
-              text="fraction of runs in which Gibbs leaves its start partition within "
-                   f"{FIG2_UPDATES} updates {{threshold}}",
-              threshold=Below(0.1), paper_value="stays in X4", metric=gibbs_leaves),
-        Claim(id=f"{PAPER}/fig2/fpcd_stays_in_data_mode", kind="one-sided",
-              text=f"fraction of runs in which FPCD is in the data's partition for all of the last "
-                   f"{FPCD_LAST_UPDATES} updates {{threshold}}",
-              threshold=Above(0.5), paper_value="stays in X1", metric=fpcd_stays),
-        Claim(id=f"{PAPER}/fig2/wang_landau_balanced", kind="all-of",
-              text="long Wang-Landau runs (decreasing gamma): each partition's occupation fraction in {threshold}",
-              threshold=Between(0.20, 0.30), paper_value=0.25, metric=wang_landau_balanced),
+        Claim(
+            id=f"{PAPER}/fig2/wang_landau_visits_all",
+            kind="one-sided",
+            text="fraction of runs in which Wang-Landau visits all 4 partitions within "
+            f"{FIG2_UPDATES} updates {{threshold}}",
+            threshold=Above(0.5),
+            paper_value="all 4 visited",
+            metric=wang_landau_visits_all,
+        ),
+        Claim(
+            id=f"{PAPER}/fig2/gibbs_stays",
+            kind="one-sided",
+            text="fraction of runs in which Gibbs leaves its start partition within "
+            f"{FIG2_UPDATES} updates {{threshold}}",
+            threshold=Below(0.1),
+            paper_value="stays in X4",
+            metric=gibbs_leaves,
+        ),
+        Claim(
+            id=f"{PAPER}/fig2/fpcd_stays_in_data_mode",
+            kind="one-sided",
+            text=f"fraction of runs in which FPCD is in the data's partition for all of the last "
+            f"{FPCD_LAST_UPDATES} updates {{threshold}}",
+            threshold=Above(0.5),
+            paper_value="stays in X1",
+            metric=fpcd_stays,
+        ),
+        Claim(
+            id=f"{PAPER}/fig2/wang_landau_balanced",
+            kind="all-of",
+            text="long Wang-Landau runs (decreasing gamma): each partition's occupation fraction in {threshold}",
+            threshold=Between(0.20, 0.30),
+            paper_value=0.25,
+            metric=wang_landau_balanced,
+        ),
     ]
     table1 = [
-        Claim(id=f"{PAPER}/table1/ais_calibration", kind="interval",
-              text="mean error of AIS log Z against the exact value on an enumerable DBM in {threshold} {unit}",
-              threshold=Between(-0.3, 0.3), unit="nats", metric=ais_calibration),
+        Claim(
+            id=f"{PAPER}/table1/ais_calibration",
+            kind="interval",
+            text="mean error of AIS log Z against the exact value on an enumerable DBM in {threshold} {unit}",
+            threshold=Between(-0.3, 0.3),
+            unit="nats",
+            metric=ais_calibration,
+        ),
     ]
     for a, b in ORDERINGS:
-        table1.append(Claim(
-            id=f"{PAPER}/table1/{SLUG[a]}_beats_{SLUG[b]}", kind="ordering",
-            text=f"test bound {a} minus {b} {{threshold}} {{unit}} (paired over seeds)", threshold=Above(0.0),
-            unit="nats", paper_value=round(PAPER_TABLE1[a][0] - PAPER_TABLE1[b][0], 2), metric=beats(a, b)))
+        table1.append(
+            Claim(
+                id=f"{PAPER}/table1/{SLUG[a]}_beats_{SLUG[b]}",
+                kind="ordering",
+                text=f"test bound {a} minus {b} {{threshold}} {{unit}} (paired over seeds)",
+                threshold=Above(0.0),
+                unit="nats",
+                paper_value=round(PAPER_TABLE1[a][0] - PAPER_TABLE1[b][0], 2),
+                metric=beats(a, b),
+            )
+        )
     for alg, (mnist, _norb) in PAPER_TABLE1.items():
-        table1.append(Claim(
-            id=f"{PAPER}/table1/table1_{SLUG[alg]}", kind="interval",
-            text=f"{alg} test bound on MNIST within {{threshold}} {{unit}}", threshold=Close(mnist, TABLE1_TOLERANCE),
-            unit="nats", paper_value=mnist, decided_in="paper", metric=table1_bound(alg)))
+        table1.append(
+            Claim(
+                id=f"{PAPER}/table1/table1_{SLUG[alg]}",
+                kind="interval",
+                text=f"{alg} test bound on MNIST within {{threshold}} {{unit}}",
+                threshold=Close(mnist, TABLE1_TOLERANCE),
+                unit="nats",
+                paper_value=mnist,
+                decided_in="paper",
+                metric=table1_bound(alg),
+            )
+        )
     fig4 = [
-        Claim(id=f"{PAPER}/fig4/cast_more_stable_than_sap", kind="ordering",
-              text="sd of the training bound over the last quarter of the checkpoints, CAST minus SAP, "
-                   "{threshold} {unit} (paired over seeds)",
-              threshold=Below(0.0), unit="nats", paper_value="SAP oscillates, CAST does not", decided_in="paper",
-              metric=cast_minus_sap_sd),
-        Claim(id=f"{PAPER}/fig4/adaptive_st_visits_all_levels", kind="one-sided",
-              text=f"fraction of adaptive-ST particles that visit all temperature levels within {VISIT_WINDOW} "
-                   f"updates {{threshold}}",
-              threshold=Above(0.5), paper_value="all 20 levels", metric=adaptive_st_visits_all),
-        Claim(id=f"{PAPER}/fig4/adaptive_st_switches_class_more", kind="ordering",
-              text="digit-class switches per chain, adaptive ST minus Gibbs, {threshold}", threshold=Above(0.0),
-              paper_value="adaptive ST switches, Gibbs stays", metric=st_minus_gibbs_switches),
+        Claim(
+            id=f"{PAPER}/fig4/cast_more_stable_than_sap",
+            kind="ordering",
+            text="sd of the training bound over the last quarter of the checkpoints, CAST minus SAP, "
+            "{threshold} {unit} (paired over seeds)",
+            threshold=Below(0.0),
+            unit="nats",
+            paper_value="SAP oscillates, CAST does not",
+            decided_in="paper",
+            metric=cast_minus_sap_sd,
+        ),
+        Claim(
+            id=f"{PAPER}/fig4/adaptive_st_visits_all_levels",
+            kind="one-sided",
+            text=f"fraction of adaptive-ST particles that visit all temperature levels within {VISIT_WINDOW} "
+            f"updates {{threshold}}",
+            threshold=Above(0.5),
+            paper_value="all 20 levels",
+            metric=adaptive_st_visits_all,
+        ),
+        Claim(
+            id=f"{PAPER}/fig4/adaptive_st_switches_class_more",
+            kind="ordering",
+            text="digit-class switches per chain, adaptive ST minus Gibbs, {threshold}",
+            threshold=Above(0.0),
+            paper_value="adaptive ST switches, Gibbs stays",
+            metric=st_minus_gibbs_switches,
+        ),
     ]
     return fig2 + table1 + fig4

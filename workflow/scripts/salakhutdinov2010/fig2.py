@@ -13,5 +13,16 @@ traj, occ = fig2_toy(cfg, sm.params.seed)
 log.info("long-run occupation %s", occ["fraction"].tolist())
 write_csv(sm.output.csv, traj)
 write_csv(sm.output.occupation, occ)
-plot_fig2(traj, sm.output.fig, caption(sm.params.profile, runs=1, updates=cfg["n_updates"], phi=cfg["phi"],
-                                       wl_gamma=cfg["wl_gamma"], fpcd_lr=cfg["fpcd_lr"], fpcd_decay=cfg["fpcd_decay"]))
+plot_fig2(
+    traj,
+    sm.output.fig,
+    caption(
+        sm.params.profile,
+        runs=1,
+        updates=cfg["n_updates"],
+        phi=cfg["phi"],
+        wl_gamma=cfg["wl_gamma"],
+        fpcd_lr=cfg["fpcd_lr"],
+        fpcd_decay=cfg["fpcd_decay"],
+    ),
+)

@@ -13,5 +13,8 @@ arrays, _ = load_model(sm.input.pretrained)
 dbm0 = DBM.from_params(arrays)
 dbm, snaps, info = train(sm.wildcards.algorithm, dbm0, X, cfg, sm.params.seed, log=log.info)
 log.info("%s: %.1f ms per update", sm.wildcards.algorithm, 1e3 * info["seconds_per_update"])
-save_model(sm.output.model, {**dbm.params(), **{f"snapshot_{k}": v for k, v in snaps.items()}},
-           {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape})
+save_model(
+    sm.output.model,
+    {**dbm.params(), **{f"snapshot_{k}": v for k, v in snaps.items()}},
+    {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape},
+)

@@ -21,7 +21,12 @@ def split_mnist(data: dict, n_validation: int):
     if not 0 <= n_validation < X.shape[0]:
         raise ValueError(f"n_validation must be in [0, {X.shape[0]}), got {n_validation}")
     n_train = X.shape[0] - n_validation
-    return X[:n_train], np.asarray(data["y_train"][:n_train]), np.asarray(data["X_test"], np.float32), np.asarray(data["y_test"])
+    return (
+        X[:n_train],
+        np.asarray(data["y_train"][:n_train]),
+        np.asarray(data["X_test"], np.float32),
+        np.asarray(data["y_test"]),
+    )
 
 
 def paper_rng(seed: int, *keys) -> np.random.Generator:

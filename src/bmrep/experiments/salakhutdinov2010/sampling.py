@@ -14,13 +14,15 @@ from bmrep.models.rbm import sigmoid
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, uniform_betas
 
 from .common import chain_streams, paper_rng
+
+
 def nearest_mean_classifier(X: np.ndarray, y: np.ndarray):
     """A simple digit classifier: the class whose mean image is nearest (Euclidean)."""
     classes = np.unique(y)
     means = np.stack([X[y == c].mean(0) for c in classes])
 
     def predict(V):
-        d = (V ** 2).sum(1)[:, None] - 2 * V @ means.T + (means ** 2).sum(1)[None, :]
+        d = (V**2).sum(1)[:, None] - 2 * V @ means.T + (means**2).sum(1)[None, :]
         return classes[np.argmin(d, axis=1)]
 
     return predict
@@ -54,8 +56,9 @@ def sample_sequences(dbm: DBM, cfg_s: dict, classify, seed: int):
         ch = random_chains(dbm, n, r)
         st = None
         if name == "ast":
-            st = AdaptiveTempering.create(betas, n, gamma_schedule(float(cfg_s["gamma"])),
-                                          [streams.generator(i) for i in range(n)])
+            st = AdaptiveTempering.create(
+                betas, n, gamma_schedule(float(cfg_s["gamma"])), [streams.generator(i) for i in range(n)]
+            )
         last = ch.copy()
         total = int(cfg_s["burn_in"]) + int(cfg_s["n_columns"]) * int(cfg_s["gap"])
         images, labels, k_trace = [], [], []
@@ -87,18 +90,24 @@ def sample_sequences(dbm: DBM, cfg_s: dict, classify, seed: int):
     stride = int(cfg_s["gap"]) // int(cfg_s["classify_every"])
     if stride >= 1 and int(cfg_s["gap"]) % int(cfg_s["classify_every"]) == 0:
         for name in ("gibbs", "ast"):
-            out[f"{name}_column_switches"] = count_switches(out[f"{name}_labels"][:, stride - 1::stride])
+            out[f"{name}_column_switches"] = count_switches(out[f"{name}_labels"][:, stride - 1 :: stride])
     return out
 
 
 def temperature_trajectory(dbm: DBM, cfg_s: dict, seed: int) -> np.ndarray:
-    """Temperature index of one adaptive-ST particle over ``trace_updates`` updates
-    (started at beta = 1 from a random state, weights g = 1)."""
+    """Temperature index of one adaptive-ST particle over ``trace_updates`` updates.
+
+    The particle starts at beta = 1 from a random state, with weights g = 1.
+    """
     dbm = dbm.astype(np.float32)
     streams = chain_streams(seed, 1, "temperature")
     ch = random_chains(dbm, 1, paper_rng(seed, "temperature"))
-    st = AdaptiveTempering.create(uniform_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"])), 1,
-                                  gamma_schedule(float(cfg_s["gamma"])), [streams.generator(0)])
+    st = AdaptiveTempering.create(
+        uniform_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"])),
+        1,
+        gamma_schedule(float(cfg_s["gamma"])),
+        [streams.generator(0)],
+    )
     ks = []
     for _ in range(int(cfg_s["trace_updates"])):
         e = gibbs_sweep(dbm, ch, streams, betas=st.chain_betas().astype(np.float32))

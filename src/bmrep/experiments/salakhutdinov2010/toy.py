@@ -46,13 +46,23 @@ def gibbs_partition_chain(log_p, partition, start: int, n_updates: int, rng: np.
     return traj
 
 
-def fpcd_partition_chain(log_p, partition, start: int, data_state: int, n_updates: int, rng: np.random.Generator,
-                         fast_lr: float, fast_decay: float) -> np.ndarray:
-    """FPCD on the toy (section 4.1, eq. 9): fast weights f_k on the partition
-    indicators; the particle samples ``p(x) exp(f_{k(x)})`` and after every sweep
+def fpcd_partition_chain(
+    log_p,
+    partition,
+    start: int,
+    data_state: int,
+    n_updates: int,
+    rng: np.random.Generator,
+    fast_lr: float,
+    fast_decay: float,
+) -> np.ndarray:
+    """FPCD on the toy (section 4.1, eq. 9).
+
+    Fast weights f_k on the partition indicators; the particle samples ``p(x) exp(f_{k(x)})`` and after every sweep
     ``f <- fast_decay f + fast_lr (I(x0 in X_k) - I(x_{t+1} in X_k))``. The slow
     parameters phi are held fixed (the toy is about mixing). Returns the
-    partition after every update."""
+    partition after every update.
+    """
     K = int(partition.max()) + 1
     fast = np.zeros(K)
     data_ind = np.eye(K)[partition[data_state]]
@@ -67,8 +77,9 @@ def fpcd_partition_chain(log_p, partition, start: int, data_state: int, n_update
 
 
 def fig2_toy(cfg: dict, seed: int):
-    """Figure 2: partition index vs update for Gibbs, FPCD and Wang-Landau, and
-    the occupation of a long Wang-Landau run with decreasing gamma.
+    """Figure 2: partition index vs update for Gibbs, FPCD and Wang-Landau.
+
+    Also the occupation of a long Wang-Landau run with decreasing gamma.
 
     ``cfg`` keys (the config's ``fig2``): ``n_updates``, ``phi``, ``wl_gamma``,
     ``fpcd_lr``, ``fpcd_decay``, ``long_updates``, ``long_gamma0``, ``long_gamma_t0``.
@@ -87,10 +98,23 @@ def fig2_toy(cfg: dict, seed: int):
     wl = wang_landau_partitions(log_p, part, start, n, r("wang-landau"), gamma_schedule(cfg["wl_gamma"]), 2).partitions
     fpcd = fpcd_partition_chain(log_p, part, start, data_state, n, r("fpcd"), cfg["fpcd_lr"], cfg["fpcd_decay"])
     traj = pd.DataFrame({"update": np.arange(1, n + 1), "Gibbs": gibbs + 1, "FPCD": fpcd + 1, "Wang-Landau": wl + 1})
-    long = wang_landau_partitions(log_p, part, start, int(cfg["long_updates"]), r("wang-landau-long"),
-                                  gamma_schedule(cfg["long_gamma0"], cfg["long_gamma_t0"]), 2)
+    long = wang_landau_partitions(
+        log_p,
+        part,
+        start,
+        int(cfg["long_updates"]),
+        r("wang-landau-long"),
+        gamma_schedule(cfg["long_gamma0"], cfg["long_gamma_t0"]),
+        2,
+    )
     p_exact = np.exp(log_p - np.logaddexp.reduce(log_p))
-    occ = pd.DataFrame({"partition": np.arange(1, 5), "name": PARTITION_NAMES, "fraction": long.occupation,
-                        "exact_probability": [p_exact[part == k].sum() for k in range(4)],
-                        "wl_weight_fraction": np.exp(long.log_g - np.logaddexp.reduce(long.log_g))})
+    occ = pd.DataFrame(
+        {
+            "partition": np.arange(1, 5),
+            "name": PARTITION_NAMES,
+            "fraction": long.occupation,
+            "exact_probability": [p_exact[part == k].sum() for k in range(4)],
+            "wl_weight_fraction": np.exp(long.log_g - np.logaddexp.reduce(long.log_g)),
+        }
+    )
     return traj, occ
