@@ -164,6 +164,15 @@ def test_adaptive_st_claims_read_the_sampling_summary():
     assert "classes read at the figure's columns" in sw.details
 
 
+def test_a_small_ais_ess_is_flagged_in_the_ordering_details():
+    t = tables()
+    t["finals"][-1]["ess"] = 3.0  # CAST
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    details = row["salakhutdinov2010/table1/cast_beats_sap"].details
+    assert "CAST -88.00 (log Z ± 0.10, AIS ESS 3.0 of 100 runs)" in details and "understate" in details
+    assert "understate" not in row["salakhutdinov2010/table1/fpcd_beats_sap"].details
+
+
 def test_exact_check_diagnostics_reach_the_details():
     prof = [{"beta": b, "error": e} for b, e in [(0.0, 0.0), (0.5, 0.2), (0.7, 0.05), (0.8, -0.3), (1.0, -1.0)]]
     assert drift_onset(prof) == 0.8 and drift_onset(prof[:3]) is None

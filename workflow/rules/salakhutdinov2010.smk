@@ -7,7 +7,10 @@
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
 #   exact_check               AIS vs exact log Z on an enumerable DBM trained on the same data,
 #                             with the error along beta and against the number of betas
-#   claims                    claims_file("salakhutdinov2010")
+#   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
+#
+# Each rule's cfg holds only the config keys its script reads (settings()), so a change to one
+# figure's settings reruns that figure and what consumes it, never the pretraining or training.
 
 
 import re
