@@ -7,7 +7,10 @@
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
 #   exact_check               AIS vs exact log Z on an enumerable DBM trained on the same data,
 #                             with the error along beta and against the number of betas
-#   claims                    claims_file("salakhutdinov2010")
+#   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
+#
+# Each rule's cfg holds only the config keys its script reads (settings()), so a change to one
+# figure's settings reruns that figure and what consumes it, never the pretraining or training.
 
 
 import re
@@ -52,7 +55,7 @@ rule salakhutdinov2010_fig2:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/fig2.py"),
-        cfg=S10["fig2"],
+        cfg=settings("salakhutdinov2010", "fig2"),
         seed=SEED,
         profile=PROFILE,
     script:
@@ -71,7 +74,7 @@ rule salakhutdinov2010_pretrain:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/pretrain.py"),
-        cfg=S10,
+        cfg=settings("salakhutdinov2010", "n_validation", "n_visible", "n_hidden1", "n_hidden2", "batch_size", "dtype", "pretrain"),
         seed=SEED,
     script:
         "../scripts/salakhutdinov2010/pretrain.py"
@@ -82,7 +85,7 @@ rule salakhutdinov2010_train:
         algorithm=S10_ALG_PATTERN,
     input:
         data=data("mnist_binary.npz"),
-        pretrained=results("models/salakhutdinov2010/pretrained.npz"),
+        pretrained=rules.salakhutdinov2010_pretrain.output.model,
     output:
         model=results("models/salakhutdinov2010/{algorithm}.npz"),
     conda:
@@ -92,7 +95,7 @@ rule salakhutdinov2010_train:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/train.py"),
-        cfg=S10,
+        cfg=settings("salakhutdinov2010", "n_validation", "batch_size", "train"),
         seed=SEED,
     script:
         "../scripts/salakhutdinov2010/train.py"
@@ -103,7 +106,7 @@ rule salakhutdinov2010_evaluate:
         algorithm=S10_ALG_PATTERN,
     input:
         data=data("mnist_binary.npz"),
-        model=results("models/salakhutdinov2010/{algorithm}.npz"),
+        model=rules.salakhutdinov2010_train.output.model,
     output:
         curve=results("salakhutdinov2010/eval/{algorithm}_curve.csv"),
         final=results("salakhutdinov2010/eval/{algorithm}_final.json"),
@@ -114,7 +117,7 @@ rule salakhutdinov2010_evaluate:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/evaluate.py"),
-        cfg=S10,
+        cfg=settings("salakhutdinov2010", "n_validation", "evaluation"),
         seed=SEED,
     script:
         "../scripts/salakhutdinov2010/evaluate.py"
@@ -122,7 +125,7 @@ rule salakhutdinov2010_evaluate:
 
 rule salakhutdinov2010_table1:
     input:
-        finals=expand(results("salakhutdinov2010/eval/{algorithm}_final.json"), algorithm=S10_ALGS),
+        finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS),
         norb=S10_NORB,
     output:
         table=results("salakhutdinov2010/table1.csv"),
@@ -132,14 +135,14 @@ rule salakhutdinov2010_table1:
         logs("salakhutdinov2010/table1.log"),
     params:
         code=code_version("salakhutdinov2010/table1.py"),
-        cfg=S10,
+        cfg=settings("salakhutdinov2010", "norb_path"),
     script:
         "../scripts/salakhutdinov2010/table1.py"
 
 
 rule salakhutdinov2010_fig4_bound:
     input:
-        curves=expand(results("salakhutdinov2010/eval/{algorithm}_curve.csv"), algorithm=S10_ALGS),
+        curves=expand(rules.salakhutdinov2010_evaluate.output.curve, algorithm=S10_ALGS),
     output:
         fig=report(figures("salakhutdinov2010/fig4_bound.png"), caption="../report/salakhutdinov2010_fig4_bound.rst", category="salakhutdinov2010"),
         csv=results("salakhutdinov2010/fig4_bound.csv"),
@@ -149,7 +152,7 @@ rule salakhutdinov2010_fig4_bound:
         logs("salakhutdinov2010/fig4_bound.log"),
     params:
         code=code_version("salakhutdinov2010/fig4_bound.py"),
-        cfg=S10,
+        cfg=settings("salakhutdinov2010", "n_visible", "n_hidden1", "n_hidden2", "train", "evaluation"),
         profile=PROFILE,
     script:
         "../scripts/salakhutdinov2010/fig4_bound.py"
@@ -158,7 +161,7 @@ rule salakhutdinov2010_fig4_bound:
 rule salakhutdinov2010_fig4_sampling:
     input:
         data=data("mnist_binary.npz"),
-        model=results(f"models/salakhutdinov2010/{S10_SAMPLING_MODEL}.npz"),
+        model=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_SAMPLING_MODEL)[0],
     output:
         samples=report(figures("salakhutdinov2010/fig4_samples.png"), caption="../report/salakhutdinov2010_fig4_samples.rst", category="salakhutdinov2010"),
         temperature=report(figures("salakhutdinov2010/fig4_temperature.png"), caption="../report/salakhutdinov2010_fig4_temperature.rst", category="salakhutdinov2010"),
@@ -171,7 +174,7 @@ rule salakhutdinov2010_fig4_sampling:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/fig4_sampling.py"),
-        cfg=S10,
+        cfg=settings("salakhutdinov2010", "n_validation", "samples"),
         seed=SEED,
         profile=PROFILE,
     script:
@@ -191,7 +194,7 @@ rule salakhutdinov2010_exact_check:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/exact_check.py"),
-        cfg=S10,
+        cfg=settings("salakhutdinov2010", "n_validation", "batch_size", "pretrain", "train", "evaluation", "exact_check"),
         seed=SEED,
         profile=PROFILE,
     script:
@@ -200,12 +203,12 @@ rule salakhutdinov2010_exact_check:
 
 rule salakhutdinov2010_claims:
     input:
-        fig2=results("salakhutdinov2010/fig2.csv"),
-        occupation=results("salakhutdinov2010/fig2_occupation.csv"),
-        finals=expand(results("salakhutdinov2010/eval/{algorithm}_final.json"), algorithm=S10_ALGS),
-        sampling=results("salakhutdinov2010/fig4_sampling.json"),
-        exact=results("salakhutdinov2010/exact_check.json"),
-        table=results("salakhutdinov2010/table1.csv"),
+        fig2=rules.salakhutdinov2010_fig2.output.csv,
+        fig2_occupation=rules.salakhutdinov2010_fig2.output.occupation,
+        finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS),
+        curves=rules.salakhutdinov2010_fig4_bound.output.csv,
+        sampling=rules.salakhutdinov2010_fig4_sampling.output.summary,
+        exact_check=rules.salakhutdinov2010_exact_check.output.json,
     output:
         claims_file("salakhutdinov2010"),
     conda:
@@ -214,6 +217,7 @@ rule salakhutdinov2010_claims:
         logs("salakhutdinov2010/claims.log"),
     params:
         code=code_version("salakhutdinov2010/claims.py"),
+        settings=settings("salakhutdinov2010"),
         profile=PROFILE,
     script:
         "../scripts/salakhutdinov2010/claims.py"

@@ -1,19 +1,15 @@
-"""Claims of Salakhutdinov (2010), evaluated from this run's results."""
+"""Claims of Salakhutdinov (2010), decided from this run's result tables."""
 
-import numpy as np
-import pandas as pd
-
-from bmrep.claims import write_claims
-from bmrep.experiments.salakhutdinov2010 import claims, fig2_claim_values
-from bmrep.io import read_json
+from bmrep.claims.core import Results, evaluate
+from bmrep.claims.salakhutdinov2010 import claims
+from bmrep.claims.summary import write_claims
+from bmrep.io import load_tables
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
-sm = snakemake  # noqa: F821
-values = fig2_claim_values(pd.read_csv(sm.input.fig2), pd.read_csv(sm.input.occupation))
-sampling = read_json(sm.input.sampling)
-rows = claims(values, [read_json(p) for p in sm.input.finals], sampling, np.asarray(sampling["k_trace"]),
-              int(sampling["n_betas"]), read_json(sm.input.exact), sm.params.profile)
-for r in rows:
-    log.info("%s: %s -> %s", r.claim, r.reproduced_value, r.status)
-write_claims(sm.output[0], rows)
+log, _ = setup_job(snakemake)  # noqa: F821
+p = snakemake.params  # noqa: F821
+results = Results(load_tables(snakemake.input), settings=p.settings, profile=p.profile)  # noqa: F821
+decided = evaluate(claims(p.settings), results)
+for c in decided:
+    log.info("%s: %s (%s)", c.claim.id, c.verdict, c.details)
+write_claims(snakemake.output[0], decided)  # noqa: F821

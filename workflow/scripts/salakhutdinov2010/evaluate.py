@@ -1,6 +1,7 @@
 """AIS log Z and the eq. (3) bound: curve over the snapshots (training subset) and final test bound."""
 
-from bmrep.experiments.salakhutdinov2010 import evaluate, split_mnist
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.evaluation import evaluate
 from bmrep.io import load_model, load_npz, write_csv, write_json
 from bmrep.runtime import setup_job
 
@@ -8,8 +9,8 @@ log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
 X, _, X_test, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
 arrays, meta = load_model(sm.input.model)
-snaps = {k[len("snapshot_"):]: v for k, v in arrays.items() if k.startswith("snapshot_")}
-curve, final = evaluate(sm.wildcards.algorithm, snaps, X, X_test, cfg, sm.params.seed, log=log.info)
+snaps = {k[len("snapshot_") :]: v for k, v in arrays.items() if k.startswith("snapshot_")}
+curve, final = evaluate(sm.wildcards.algorithm, snaps, X, X_test, cfg["evaluation"], sm.params.seed, log=log.info)
 final["train_seconds_per_update"] = meta.get("seconds_per_update")
 log.info("final: %s", final)
 write_csv(sm.output.curve, curve)

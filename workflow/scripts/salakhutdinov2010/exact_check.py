@@ -1,6 +1,7 @@
 """AIS and the eq. (3) bound against exact enumeration on a small DBM trained on the same data."""
 
-from bmrep.experiments.salakhutdinov2010 import exact_check, split_mnist
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.exact_check import exact_check
 from bmrep.io import load_npz, write_json
 from bmrep.plotting.salakhutdinov2010 import plot_ais_exact_check
 from bmrep.plotting.style import caption
@@ -15,6 +16,15 @@ for r in res["ladder"]:
     log.info("ladder: %d betas: error %+.3f ± %.3f", r["n_betas"], r["error"], r["stderr"])
 write_json(sm.output.json, res)
 e = cfg["exact_check"]
-plot_ais_exact_check(res, sm.output.fig, caption(
-    sm.params.profile, runs=e["ais"]["n_runs"], model="-".join(map(str, res["shape"])), trained_updates=e["n_updates"],
-    ais_state=res["ais_state"], seed=sm.params.seed))
+plot_ais_exact_check(
+    res,
+    sm.output.fig,
+    caption(
+        sm.params.profile,
+        runs=e["ais"]["n_runs"],
+        model="-".join(map(str, res["shape"])),
+        trained_updates=e["n_updates"],
+        ais_state=res["ais_state"],
+        seed=sm.params.seed,
+    ),
+)

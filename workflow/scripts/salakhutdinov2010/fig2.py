@@ -1,16 +1,28 @@
 """Figure 2: Gibbs, FPCD and Wang-Landau on the two-node MRF; long Wang-Landau occupation."""
 
-from bmrep.experiments.salakhutdinov2010 import fig2_toy
+from bmrep.experiments.salakhutdinov2010.toy import fig2_toy
 from bmrep.io import write_csv
 from bmrep.plotting.salakhutdinov2010 import plot_fig2
 from bmrep.plotting.style import caption
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
+log, settings = setup_job(snakemake)  # noqa: F821
+cfg = settings["fig2"]
 sm = snakemake  # noqa: F821
 traj, occ = fig2_toy(cfg, sm.params.seed)
 log.info("long-run occupation %s", occ["fraction"].tolist())
 write_csv(sm.output.csv, traj)
 write_csv(sm.output.occupation, occ)
-plot_fig2(traj, sm.output.fig, caption(sm.params.profile, runs=1, updates=cfg["n_updates"], phi=cfg["phi"],
-                                       wl_gamma=cfg["wl_gamma"], fpcd_lr=cfg["fpcd_lr"], fpcd_decay=cfg["fpcd_decay"]))
+plot_fig2(
+    traj,
+    sm.output.fig,
+    caption(
+        sm.params.profile,
+        runs=1,
+        updates=cfg["n_updates"],
+        phi=cfg["phi"],
+        wl_gamma=cfg["wl_gamma"],
+        fpcd_lr=cfg["fpcd_lr"],
+        fpcd_decay=cfg["fpcd_decay"],
+    ),
+)

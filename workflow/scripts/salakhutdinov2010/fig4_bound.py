@@ -12,7 +12,16 @@ sm = snakemake  # noqa: F821
 curves = pd.concat([pd.read_csv(p) for p in sm.input.curves], ignore_index=True)
 write_csv(sm.output.csv, curves)
 ev = cfg["evaluation"]
-plot_bound_curves(curves, sm.output.fig, caption(
-    sm.params.profile, runs=1, updates=cfg["train"]["n_updates"], every=cfg["train"]["snapshot_every"],
-    bound_on=f"{ev['curve_train_subset']} training images", ais=f"{ev['curve_ais']['n_runs']} runs x {ev['curve_ais']['n_betas']} betas",
-    architecture=f"{cfg['n_visible']}-{cfg['n_hidden1']}-{cfg['n_hidden2']}"))
+plot_bound_curves(
+    curves,
+    sm.output.fig,
+    caption(
+        sm.params.profile,
+        runs=1,
+        updates=cfg["train"]["n_updates"],
+        every=cfg["train"]["snapshot_every"],
+        bound_on=f"{ev['curve_train_subset']} training images",
+        ais=f"{ev['curve_ais']['n_runs']} runs x {ev['curve_ais']['n_betas']} betas",
+        architecture=f"{cfg['n_visible']}-{cfg['n_hidden1']}-{cfg['n_hidden2']}",
+    ),
+)

@@ -2,7 +2,12 @@
 
 import numpy as np
 
-from bmrep.experiments.salakhutdinov2010 import nearest_mean_classifier, sample_sequences, split_mnist, temperature_trajectory
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.sampling import (
+    nearest_mean_classifier,
+    sample_sequences,
+    temperature_trajectory,
+)
 from bmrep.io import load_model, load_npz, save_npz, write_json
 from bmrep.models.dbm import DBM
 from bmrep.plotting.salakhutdinov2010 import plot_samples, plot_temperature
@@ -17,15 +22,32 @@ arrays, meta = load_model(sm.input.model)
 dbm = DBM.from_params(arrays)
 out = sample_sequences(dbm, s, nearest_mean_classifier(X, y), sm.params.seed)
 k_trace = temperature_trajectory(dbm, s, sm.params.seed)
-summary = {"model": meta.get("algorithm"), "gibbs_switches": out["gibbs_switches"], "ast_switches": out["ast_switches"],
-           "classify_every": s["classify_every"], "k_trace": k_trace, "levels_visited": int(np.unique(k_trace).size),
-           "n_betas": s["n_betas"],
-           **{k: out[k] for k in ("gibbs_column_switches", "ast_column_switches") if k in out}}
-log.info("switches: Gibbs %s, adaptive ST %s; levels visited %d", out["gibbs_switches"], out["ast_switches"],
-         summary["levels_visited"])
+summary = {
+    "model": meta.get("algorithm"),
+    "gibbs_switches": out["gibbs_switches"],
+    "ast_switches": out["ast_switches"],
+    "classify_every": s["classify_every"],
+    "k_trace": k_trace,
+    "levels_visited": int(np.unique(k_trace).size),
+    "n_betas": s["n_betas"],
+    **{k: out[k] for k in ("gibbs_column_switches", "ast_column_switches") if k in out},
+}
+log.info(
+    "switches: Gibbs %s, adaptive ST %s; levels visited %d",
+    out["gibbs_switches"],
+    out["ast_switches"],
+    summary["levels_visited"],
+)
 save_npz(sm.output.npz, **out)
 write_json(sm.output.summary, summary)
-cap = caption(sm.params.profile, model=meta.get("algorithm"), chains=s["n_chains"], burn_in=s["burn_in"], gap=s["gap"],
-              betas=f"{s['n_betas']} in [{s['beta_min']}, 1]", gamma=s["gamma"])
+cap = caption(
+    sm.params.profile,
+    model=meta.get("algorithm"),
+    chains=s["n_chains"],
+    burn_in=s["burn_in"],
+    gap=s["gap"],
+    betas=f"{s['n_betas']} in [{s['beta_min']}, 1]",
+    gamma=s["gamma"],
+)
 plot_samples(out["gibbs_images"], out["ast_images"], sm.output.samples, cap, s["gap"])
 plot_temperature(k_trace, s["n_betas"], sm.output.temperature, cap)

@@ -2,7 +2,8 @@
 
 import time
 
-from bmrep.experiments.salakhutdinov2010 import pretrain, split_mnist
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.train import pretrain
 from bmrep.io import load_npz, save_model
 from bmrep.runtime import setup_job
 
@@ -10,6 +11,17 @@ log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
 X, _, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
 t0 = time.perf_counter()
-dbm = pretrain(X, cfg, sm.params.seed, log=lambda layer, e, r: log.info("%s epoch %d: reconstruction error %.4f", layer, e, r))
-save_model(sm.output.model, dbm.params(), {"settings": cfg["pretrain"], "shape": dbm.shape, "seed": sm.params.seed,
-                                           "n_train": X.shape[0], "seconds": time.perf_counter() - t0})
+dbm = pretrain(
+    X, cfg, sm.params.seed, log=lambda layer, e, r: log.info("%s epoch %d: reconstruction error %.4f", layer, e, r)
+)
+save_model(
+    sm.output.model,
+    dbm.params(),
+    {
+        "settings": cfg["pretrain"],
+        "shape": dbm.shape,
+        "seed": sm.params.seed,
+        "n_train": X.shape[0],
+        "seconds": time.perf_counter() - t0,
+    },
+)

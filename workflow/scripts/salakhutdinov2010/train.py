@@ -1,6 +1,7 @@
 """Joint DBM training with one algorithm (SAP, FPCD, Trans-SAP or CAST); final model plus snapshots."""
 
-from bmrep.experiments.salakhutdinov2010 import split_mnist, train
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.train import train
 from bmrep.io import load_model, load_npz, save_model
 from bmrep.models.dbm import DBM
 from bmrep.runtime import setup_job
@@ -12,5 +13,8 @@ arrays, _ = load_model(sm.input.pretrained)
 dbm0 = DBM.from_params(arrays)
 dbm, snaps, info = train(sm.wildcards.algorithm, dbm0, X, cfg, sm.params.seed, log=log.info)
 log.info("%s: %.1f ms per update", sm.wildcards.algorithm, 1e3 * info["seconds_per_update"])
-save_model(sm.output.model, {**dbm.params(), **{f"snapshot_{k}": v for k, v in snaps.items()}},
-           {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape})
+save_model(
+    sm.output.model,
+    {**dbm.params(), **{f"snapshot_{k}": v for k, v in snaps.items()}},
+    {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape},
+)

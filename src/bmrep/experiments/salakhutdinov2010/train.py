@@ -1,0 +1,116 @@
+"""Training of Salakhutdinov (2010): greedy pretraining, then joint training with SAP, FPCD, Trans-SAP or CAST.
+
+Nothing here evaluates a model (no AIS): a change to the estimators does not
+retrain the DBMs.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from bmrep.learning.dbm_training import make_sampler, pretrain_dbm, train_dbm
+from bmrep.learning.optimizers import inverse_time
+from bmrep.models.dbm import DBM
+
+from .common import chain_streams, paper_rng
+
+
+def _dtype(cfg) -> type:
+    return {"float32": np.float32, "float64": np.float64}[cfg.get("dtype", "float32")]
+
+
+def pretrain(X: np.ndarray, cfg: dict, seed: int, log=None) -> DBM:
+    """Greedy layer-wise pretraining (Salakhutdinov & Hinton 2009) with ``cfg["pretrain"]``.
+
+    ``cfg`` keys: ``n_visible``, ``n_hidden1``, ``n_hidden2``, ``batch_size``,
+    ``pretrain`` and optionally ``dtype``.
+    """
+    p = cfg["pretrain"]
+    D = X.shape[1]
+    if D != cfg["n_visible"]:
+        raise ValueError(f"data have {D} columns but n_visible = {cfg['n_visible']}")
+    return pretrain_dbm(
+        X,
+        cfg["n_hidden1"],
+        cfg["n_hidden2"],
+        n_epochs=p["epochs"],
+        batch_size=cfg["batch_size"],
+        lr=p["lr"],
+        momentum=p["momentum"],
+        weight_decay=p["weight_decay"],
+        rng=paper_rng(seed, "pretrain"),
+        streams=chain_streams(seed, cfg["batch_size"], "pretrain"),
+        dtype=_dtype(cfg),
+        log=log,
+    )
+
+
+def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=None):
+    """Joint training of a copy of ``dbm0`` with ``algorithm`` (section 8).
+
+    ``cfg`` keys: ``batch_size`` and ``train``. The learning rate is
+    ``lr_numerator / (lr_offset + t)`` (section 8: 10 / (2000 + t)).
+
+    Returns
+    -------
+    dbm : DBM, snapshots : dict name -> stacked arrays (one row per checkpoint,
+    the update numbers in ``"updates"``), info : dict (timings, diagnostics).
+    """
+    t = cfg["train"]
+    dbm = dbm0.copy()
+    n_chains = int(t["n_chains"])
+    s = make_sampler(
+        algorithm,
+        dbm,
+        chain_streams(seed, n_chains, "train", algorithm),
+        paper_rng(seed, "chains", algorithm),
+        n_chains=n_chains,
+        fast_lr=t["fpcd_fast_lr"],
+        fast_decay=t["fpcd_fast_decay"],
+        tt_levels=t["tt_levels"],
+        tt_beta_min=t["tt_beta_min"],
+        tt_every=t["tt_every"],
+        n_betas=t["cast_n_betas"],
+        beta_min=t["cast_beta_min"],
+        gamma=t["cast_gamma"],
+        swap_every=t["cast_swap_every"],
+    )
+    snaps = {"updates": [0], **{k: [v.copy()] for k, v in dbm.params().items()}}
+    start = time.perf_counter()
+
+    def callback(step, model, sampler):
+        snaps["updates"].append(step)
+        for k, v in model.params().items():
+            snaps[k].append(v.copy())
+        if log is not None:
+            el = time.perf_counter() - start
+            log(f"{algorithm}: update {step}/{t['n_updates']} ({el:.0f} s, {sampler.diagnostics()})")
+
+    hist = train_dbm(
+        dbm,
+        X,
+        s,
+        n_updates=int(t["n_updates"]),
+        batch_size=int(cfg["batch_size"]),
+        n_mean_field=int(t["n_mean_field"]),
+        lr=inverse_time(t["lr_numerator"], t["lr_offset"]),
+        weight_decay=float(t["weight_decay"]),
+        rng=paper_rng(seed, "minibatches", algorithm),
+        callback=callback,
+        callback_every=int(t["snapshot_every"]),
+    )
+    if snaps["updates"][-1] != int(t["n_updates"]):
+        callback(int(t["n_updates"]), dbm, s)
+    snapshots = {k: np.stack(v) for k, v in snaps.items()}
+    info = {
+        "algorithm": algorithm,
+        "seconds": hist.seconds,
+        "n_updates": hist.n_updates,
+        "seconds_per_update": hist.seconds / max(hist.n_updates, 1),
+        **s.diagnostics(),
+    }
+    if algorithm == "CAST":
+        info["k_trace_first_1000"] = s.k_trace[:1000]
+    return dbm, snapshots, info

@@ -1,0 +1,213 @@
+"""Salakhutdinov (2010): the claim declarations on constructed result tables, and each stage's import closure."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bmrep.claims.core import Results, evaluate
+from bmrep.claims.salakhutdinov2010 import claims, drift_onset, exact_diagnostics
+from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from bmrep.code_digest import PACKAGE_ROOT, library_files
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"
+ALGS = ["SAP", "FPCD", "Trans-SAP", "CAST"]
+
+
+def tables(
+    bounds=None,
+    wl=(1, 2, 3, 4),
+    gibbs_leaves=False,
+    fpcd_end=1,
+    occupation=(0.25, 0.25, 0.25, 0.25),
+    ais_errors=(0.05, -0.05, 0.1),
+    k_trace=None,
+    gibbs_switches=(0, 1, 0, 0),
+    ast_switches=(3, 4, 2, 5),
+):
+    """Result tables as the pipeline writes them: one seed, one toy run, one traced particle."""
+    bounds = bounds or {"SAP": -90.0, "FPCD": -89.5, "Trans-SAP": -89.0, "CAST": -88.0}
+    n = 100
+    wl_traj = np.resize(np.asarray(wl), n)
+    gibbs = np.full(n, 4)
+    if gibbs_leaves:
+        gibbs[40] = 3
+    fpcd = np.r_[np.full(30, 4), np.full(n - 30, 1)]
+    fpcd[-1] = fpcd_end
+    fig2 = pd.DataFrame({"update": np.arange(1, n + 1), "Gibbs": gibbs, "FPCD": fpcd, "Wang-Landau": wl_traj})
+    occ = pd.DataFrame({"partition": [1, 2, 3, 4], "fraction": list(occupation)})
+    finals = [
+        {"algorithm": a, "test_bound": b, "log_z": 300.0, "log_z_stderr": 0.1, "ess": 50.0, "ais_runs": 100}
+        for a, b in bounds.items()
+    ]
+    curves = pd.DataFrame(
+        [
+            {"algorithm": a, "update": u, "train_bound": bounds[a] + (0.5 if a == "SAP" else 0.1) * (-1) ** i}
+            for a in bounds
+            for i, u in enumerate(range(0, 900, 100))
+        ]
+    )
+    exact = {
+        "shape": [64, 8, 8],
+        "log_z_exact": 10.0,
+        "log_z_ais": 10.0 + ais_errors[0],
+        "log_z_ais_stderr": 0.02,
+        "ais_ess": 30.0,
+        "mean_exact_test_ll": -40.0,
+        "mean_test_bound": -41.0,
+        "max_bound_minus_ll": -0.1,
+        "ais_betas": 1000,
+        "ais_runs": 50,
+        "replicates": [{"error": e} for e in ais_errors[1:]],
+    }
+    sampling = {
+        "k_trace": list(np.arange(1000) % 20) if k_trace is None else list(k_trace),
+        "n_betas": 20,
+        "classify_every": 10,
+        "gibbs_switches": [9, 9, 9, 9],
+        "ast_switches": [0, 0, 0, 0],
+        "gibbs_column_switches": list(gibbs_switches),
+        "ast_column_switches": list(ast_switches),
+    }
+    return {
+        "fig2": fig2,
+        "fig2_occupation": occ,
+        "finals": finals,
+        "curves": curves,
+        "exact_check": exact,
+        "sampling": sampling,
+    }
+
+
+def decided(profile="default", **kw):
+    return {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(tables(**kw), profile=profile))}
+
+
+def test_the_spec_claims_are_declared_with_their_kinds():
+    kinds = {c.id: c.kind for c in claims({})}
+    assert kinds == {
+        **{
+            f"salakhutdinov2010/fig2/{n}": "one-sided"
+            for n in ("wang_landau_visits_all", "gibbs_stays", "fpcd_stays_in_data_mode")
+        },
+        "salakhutdinov2010/fig2/wang_landau_balanced": "all-of",
+        "salakhutdinov2010/table1/ais_calibration": "interval",
+        **{
+            f"salakhutdinov2010/table1/{n}": "ordering"
+            for n in (
+                "fpcd_beats_sap",
+                "transsap_beats_sap",
+                "cast_beats_sap",
+                "cast_beats_fpcd",
+                "cast_beats_transsap",
+            )
+        },
+        **{f"salakhutdinov2010/table1/table1_{a}": "interval" for a in ("sap", "fpcd", "transsap", "cast")},
+        "salakhutdinov2010/fig4/cast_more_stable_than_sap": "ordering",
+        "salakhutdinov2010/fig4/adaptive_st_visits_all_levels": "one-sided",
+        "salakhutdinov2010/fig4/adaptive_st_switches_class_more": "ordering",
+    }
+    texts = {c.id.rsplit("/", 1)[1]: c.statement for c in claims({})}
+    assert texts["gibbs_stays"].endswith("within 100 updates < 0.1")
+    assert texts["table1_cast"] == "CAST test bound on MNIST within -84.12 +- 2 nats"
+
+
+def test_single_runs_give_the_estimates_with_n_1():
+    d = decided()
+    for name in ("fig2/wang_landau_visits_all", "fig2/fpcd_stays_in_data_mode", "fig4/adaptive_st_visits_all_levels"):
+        assert (d[name].estimate.value, d[name].estimate.n) == (1.0, 1) and d[name].verdict == INCONCLUSIVE
+    assert (d["fig2/gibbs_stays"].estimate.value, d["fig2/gibbs_stays"].estimate.n) == (0.0, 1)
+    cast = d["table1/cast_beats_sap"]
+    assert cast.estimate.value == pytest.approx(2.0) and cast.estimate.n == 1 and cast.verdict == INCONCLUSIVE
+    assert cast.needed_repeats == 3 and "trained for 800 updates" in cast.details
+    assert d["table1/fpcd_beats_sap"].estimate.value == pytest.approx(0.5)
+    assert d["table1/table1_sap"].verdict == NOT_RUN  # a paper-profile claim in the default profile
+    assert d["fig2/wang_landau_balanced"].verdict == INCONCLUSIVE and len(d["fig2/wang_landau_balanced"].parts) == 4
+
+
+def test_toy_failures_are_visible_in_the_estimates():
+    d = decided(wl=(4, 3), gibbs_leaves=True, fpcd_end=4, occupation=(0.5, 0.1, 0.2, 0.2))
+    assert d["fig2/wang_landau_visits_all"].estimate.value == 0.0
+    assert d["fig2/gibbs_stays"].estimate.value == 1.0
+    assert d["fig2/fpcd_stays_in_data_mode"].estimate.value == 0.0
+    parts = {label: est.value for label, est, *_ in d["fig2/wang_landau_balanced"].parts}
+    assert parts == {"X1": 0.5, "X2": 0.1, "X3": 0.2, "X4": 0.2}
+
+
+def test_ais_calibration_is_the_mean_error_over_replicates():
+    d = decided(ais_errors=(0.05, -0.05, 0.1, 0.0, 0.02))
+    est = d["table1/ais_calibration"].estimate
+    assert est.n == 5 and est.value == pytest.approx(0.024)
+    assert est.std_error == pytest.approx(np.std([0.05, -0.05, 0.1, 0.0, 0.02], ddof=1) / np.sqrt(5))
+    assert d["table1/ais_calibration"].verdict == REPRODUCED
+    assert decided(ais_errors=(-1.0, -1.01, -0.99))["table1/ais_calibration"].verdict == NOT_REPRODUCED
+
+
+def test_a_missing_algorithm_is_not_run_and_paper_claims_decide_in_the_paper_profile():
+    d = decided(bounds={"SAP": -90.0, "CAST": -85.0})
+    assert d["table1/fpcd_beats_sap"].verdict == NOT_RUN and "FPCD" in d["table1/fpcd_beats_sap"].details
+    p = decided(profile="paper")
+    assert p["table1/table1_cast"].estimate.value == -88.0 and p["table1/table1_cast"].verdict == INCONCLUSIVE
+    stable = p["fig4/cast_more_stable_than_sap"]  # SAP swings by 0.5, CAST by 0.1: the last 3 of 9 checkpoints
+    assert stable.estimate.value == pytest.approx(np.std([0.1, -0.1, 0.1], ddof=1) - np.std([0.5, -0.5, 0.5], ddof=1))
+
+
+def test_adaptive_st_claims_read_the_sampling_summary():
+    d = decided(k_trace=np.arange(1000) % 19)
+    assert d["fig4/adaptive_st_visits_all_levels"].estimate.value == 0.0
+    sw = d["fig4/adaptive_st_switches_class_more"]  # the column switches (the figure's spacing), 4 chains each
+    assert sw.estimate.value == pytest.approx(3.5 - 0.25) and sw.estimate.n == 4 and sw.verdict == REPRODUCED
+    assert "classes read at the figure's columns" in sw.details
+
+
+def test_a_small_ais_ess_is_flagged_in_the_ordering_details():
+    t = tables()
+    t["finals"][-1]["ess"] = 3.0  # CAST
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    details = row["salakhutdinov2010/table1/cast_beats_sap"].details
+    assert "CAST -88.00 (log Z ± 0.10, AIS ESS 3.0 of 100 runs)" in details and "understate" in details
+    assert "understate" not in row["salakhutdinov2010/table1/fpcd_beats_sap"].details
+
+
+def test_exact_check_diagnostics_reach_the_details():
+    prof = [{"beta": b, "error": e} for b, e in [(0.0, 0.0), (0.5, 0.2), (0.7, 0.05), (0.8, -0.3), (1.0, -1.0)]]
+    assert drift_onset(prof) == 0.8 and drift_onset(prof[:3]) is None
+    assert drift_onset([{"beta": 0.0, "error": 0.5}]) == 0.0
+    out = exact_diagnostics(
+        {
+            "beta_profile": prof,
+            "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}],
+            "replicates_pooled": {"n_runs": 30, "error": 0.04, "stderr": 0.05, "ess": 4.5},
+        }
+    )
+    assert (
+        "beta = 0.800" in out and "1000: -0.500 ± 0.020" in out and "all 30 replicate runs pooled: error +0.040" in out
+    )
+
+
+def _closure(script):
+    return {f.relative_to(PACKAGE_ROOT).as_posix() for f in library_files(SCRIPTS / script)}
+
+
+@pytest.mark.parametrize("script", ["pretrain.py", "train.py"])
+def test_training_jobs_import_no_evaluation_claims_or_plotting(script):
+    files = _closure(script)
+    ours = {f for f in files if f.startswith("experiments/")}
+    assert ours <= {
+        "experiments/__init__.py",
+        "experiments/salakhutdinov2010/__init__.py",
+        "experiments/salakhutdinov2010/common.py",
+        "experiments/salakhutdinov2010/train.py",
+    }
+    assert not any(f.startswith(("claims/", "plotting/")) for f in files)
+
+
+def test_the_claims_job_is_the_only_one_that_imports_the_claims():
+    assert "claims/salakhutdinov2010.py" in _closure("claims.py")
+    for script in sorted(SCRIPTS.glob("*.py")):
+        if script.name != "claims.py":
+            assert not any(f.startswith("claims/") for f in _closure(script.name)), script.name
