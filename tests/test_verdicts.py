@@ -57,6 +57,11 @@ def test_single_run_is_inconclusive_unless_exact():
     assert _verdict("exact", Digits(0.806, 3), Estimate(0.8066)) == (NOT_REPRODUCED, None)
 
 
+def test_zero_spread_tie_does_not_reproduce_a_strict_statement():
+    assert _verdict("ordering", Above(0.0), Estimate(0.0, 0.0, 4)) == (NOT_REPRODUCED, None)
+    assert _verdict("ordering", Above(0.0), Estimate(1.0, 0.0, 4)) == (REPRODUCED, None)
+
+
 def test_zero_spread_decided_by_d_alone():
     assert _verdict("interval", Between(1, 2), Estimate(1.5, 0.0, 4)) == (REPRODUCED, None)
     assert _verdict("interval", Between(1, 2), Estimate(2.5, 0.0, 4)) == (NOT_REPRODUCED, None)

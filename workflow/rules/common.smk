@@ -74,16 +74,21 @@ def paper_config(paper):
     return config[paper]
 
 
-def settings(paper, *keys):
-    """The keys of ``paper``'s config section that one rule's script reads.
+def settings(section, *keys):
+    """The keys of a config section (``"paper"`` or ``"paper/sub"``) that one rule's script reads.
 
     A rule passes only these as its params, so a change to another key (say,
     one figure's setting) does not rerun it.
     """
-    missing = [k for k in keys if k not in config[paper]]
+    node = config
+    for part in section.split("/"):
+        if not isinstance(node, dict) or part not in node:
+            sys.exit(f"config: no section {section.replace('/', '.')}")
+        node = node[part]
+    missing = [k for k in keys if k not in node]
     if missing:
-        sys.exit(f"config: {paper} has no key(s) {missing}")
-    return {k: config[paper][k] for k in keys}
+        sys.exit(f"config: {section.replace('/', '.')} has no key(s) {missing}")
+    return {k: node[k] for k in keys}
 
 
 def shards(n_repeats, shard_size):

@@ -3,7 +3,7 @@
 # 10000 random 2x4x6 networks, sharded), Tables 1-3 (digit classifiers, one
 # 8x24x64 network per digit and dataset; one training job per digit).
 #
-# Each rule's params hold only the config keys its script reads (s96()), so a
+# Each rule's params hold only the config keys its script reads (settings()), so a
 # change to one figure's or table's setting reruns that job and what consumes
 # it, never the training.
 
@@ -14,15 +14,6 @@ S96 = paper_config("saul1996")
 S96_DATASETS = S96["classifier"]["datasets"]
 S96_DATASET_RE = "|".join(["usps8", "mnist8", "digits8"])
 S96_FIG5_SHARDS = shards(S96["fig5"]["n_networks"], S96["fig5"]["shard_size"])
-
-
-def s96(section, *keys):
-    """The keys of the saul1996 config sub-section ``section`` that one rule's script reads."""
-    (sub,) = settings("saul1996", section).values()
-    missing = [k for k in keys if k not in sub]
-    if missing:
-        sys.exit(f"config: saul1996.{section} has no key(s) {missing}")
-    return {k: sub[k] for k in keys}
 
 
 rule saul1996_fig2:
@@ -36,7 +27,7 @@ rule saul1996_fig2:
     threads: 1
     params:
         code=code_version("saul1996/fig2.py"),
-        cfg=s96("fig2", "n_xi"),
+        cfg=settings("saul1996/fig2", "n_xi"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/fig2.py"
@@ -52,7 +43,7 @@ rule saul1996_fig5_shard:
     threads: 1
     params:
         code=code_version("saul1996/fig5_shard.py"),
-        cfg=s96("fig5", "n_networks", "shard_size", "sizes", "weight_range", "solver"),
+        cfg=settings("saul1996/fig5", "n_networks", "shard_size", "sizes", "weight_range", "solver"),
         seed=SEED,
     script:
         "../scripts/saul1996/fig5_shard.py"
@@ -71,7 +62,7 @@ rule saul1996_fig5:
     threads: 1
     params:
         code=code_version("saul1996/fig5.py"),
-        cfg=s96("fig5", "n_networks", "sizes", "weight_range"),
+        cfg=settings("saul1996/fig5", "n_networks", "sizes", "weight_range"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/fig5.py"
@@ -93,7 +84,7 @@ rule saul1996_train:
     threads: 1
     params:
         code=code_version("saul1996/train.py"),
-        cfg=s96("classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "solver"),
+        cfg=settings("saul1996/classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "solver"),
         seed=SEED,
     script:
         "../scripts/saul1996/train.py"
@@ -122,7 +113,7 @@ rule saul1996_tables:
     params:
         code=code_version("saul1996/tables.py"),
         # sizes, sweeps, learning rate and init only label the figure's caption
-        cfg=s96("classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "backprop"),
+        cfg=settings("saul1996/classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "backprop"),
         seed=SEED,
         profile=PROFILE,
     script:
@@ -146,7 +137,7 @@ rule saul1996_claims:
         CONDA_ENV
     params:
         code=code_version("saul1996/claims.py"),
-        settings=s96("classifier", "datasets"),
+        settings=settings("saul1996/classifier", "datasets"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/claims.py"

@@ -3,7 +3,7 @@
 # learning; experiments sharded per R), Figure 4 (the toy model), Figure 6
 # (discriminative RBM on noisy MNIST; experiments sharded).
 #
-# Each rule receives only the config keys its script reads (y19_settings), so
+# Each rule receives only the config keys its script reads (settings()), so
 # a change to one figure's settings reruns that figure and what consumes it.
 
 
@@ -13,11 +13,6 @@ validate(config["yokoyama2019"], "../schemas/yokoyama2019.schema.yaml")
 # The keys of the config sub-section yokoyama2019.<section> that one rule's
 # script reads (settings() of common.smk, one level down; a lambda because
 # snakemake --lint wants functions in common.smk).
-y19_settings = lambda section, *keys: {
-    k: lookup(dpath=f"yokoyama2019/{section}/{k}", within=config) for k in keys
-}
-
-
 Y19_KLD = paper_config("yokoyama2019")["kld"]
 Y19_DRBM = paper_config("yokoyama2019")["drbm"]
 Y19_KLD_SHARDS = shards(Y19_KLD["n_experiments"], Y19_KLD["shard_size"])
@@ -40,8 +35,8 @@ rule yokoyama2019_kld_shard:
     threads: 1
     params:
         code=code_version("yokoyama2019/kld_shard.py"),
-        cfg=y19_settings(
-            "kld", "n_experiments", "shard_size", "s_values", "epochs", "adam_lr", "n_visible", "n_hidden_gen", "n_data", "cd_k", "record_every"
+        cfg=settings(
+            "yokoyama2019/kld", "n_experiments", "shard_size", "s_values", "epochs", "adam_lr", "n_visible", "n_hidden_gen", "n_data", "cd_k", "record_every"
         ),
         seed=SEED,
     script:
@@ -65,7 +60,7 @@ rule yokoyama2019_fig2:
     threads: 1
     params:
         code=code_version("yokoyama2019/kld_figure.py"),
-        cfg=y19_settings("kld", *Y19_KLD_FIGURE_KEYS),
+        cfg=settings("yokoyama2019/kld", *Y19_KLD_FIGURE_KEYS),
         profile=PROFILE,
         metric="kld",
     script:
@@ -85,7 +80,7 @@ rule yokoyama2019_fig3:
     threads: 1
     params:
         code=code_version("yokoyama2019/kld_figure.py"),
-        cfg=y19_settings("kld", *Y19_KLD_FIGURE_KEYS),
+        cfg=settings("yokoyama2019/kld", *Y19_KLD_FIGURE_KEYS),
         profile=PROFILE,
         metric="loglik",
     script:
@@ -104,7 +99,7 @@ rule yokoyama2019_fig4:
     threads: 1
     params:
         code=code_version("yokoyama2019/fig4.py"),
-        cfg=y19_settings("toy", "s_values", "beta", "n_hidden", "w_max", "n_points"),
+        cfg=settings("yokoyama2019/toy", "s_values", "beta", "n_hidden", "w_max", "n_points"),
         profile=PROFILE,
     script:
         "../scripts/yokoyama2019/fig4.py"
@@ -122,8 +117,8 @@ rule yokoyama2019_drbm_shard:
     threads: 1
     params:
         code=code_version("yokoyama2019/drbm_shard.py"),
-        cfg=y19_settings(
-            "drbm",
+        cfg=settings(
+            "yokoyama2019/drbm",
             "n_experiments",
             "shard_size",
             "s_values",
@@ -155,8 +150,8 @@ rule yokoyama2019_fig6:
     threads: 1
     params:
         code=code_version("yokoyama2019/fig6.py"),
-        cfg=y19_settings(
-            "drbm", "n_experiments", "epochs", "adamax_lr", "batch_size", "n_hidden", "n_train", "n_test", "noise_sigma"
+        cfg=settings(
+            "yokoyama2019/drbm", "n_experiments", "epochs", "adamax_lr", "batch_size", "n_hidden", "n_train", "n_test", "noise_sigma"
         ),
         profile=PROFILE,
     script:
@@ -179,7 +174,7 @@ rule yokoyama2019_claims:
         code=code_version("yokoyama2019/claims.py"),
         # The Fig. 4 claims are one per configured s value the paper reports;
         # every other claim takes its s values from the tables.
-        settings={"toy": y19_settings("toy", "s_values")},
+        settings={"toy": settings("yokoyama2019/toy", "s_values")},
         profile=PROFILE,
     script:
         "../scripts/yokoyama2019/claims.py"

@@ -100,9 +100,14 @@ def decide_one_sided(d: float, s: float, n: int, t: float, above: bool, *, exact
     if not math.isfinite(d):
         return NOT_REPRODUCED, None
     diff = (d - t) if above else (t - d)
-    if exact or (n >= 2 and s == 0):
-        # Inclusive bounds: exactly on the threshold counts as meeting it.
+    if exact:
+        # A stated bound is met on the boundary (inclusive).
         return (REPRODUCED if diff >= 0 else NOT_REPRODUCED), None
+    if n >= 2 and s == 0:
+        # All repeats equal: both rows of the spec's table hold at d = t
+        # (0 >= 0 and 0 <= -0); the statement is strict (A better than B), so
+        # a tie, e.g. 0 switches against 0, does not reproduce it.
+        return (REPRODUCED if diff > 0 else NOT_REPRODUCED), None
     if n < 2 or not math.isfinite(s):
         return INCONCLUSIVE, SINGLE_RUN_NEEDS
     ks = k_factor(n) * s
