@@ -25,17 +25,25 @@ C16_FIG3_SHARDS = shards(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"])
 C16_BASE = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count"])
 
 
-def c16_keys(section, *keys):
-    """The keys of carlson2016.<section> that one rule's script reads (its params)."""
-    missing = [k for k in keys if k not in C16[section]]
-    if missing:
-        sys.exit(f"config: carlson2016.{section} has no key(s) {missing}")
-    return {k: C16[section][k] for k in keys}
-
-
-def c16_without(section, *keys):
-    """carlson2016.<section> without ``keys`` (those only other rules read)."""
-    return {k: v for k, v in C16[section].items() if k not in keys}
+# What each job's script reads of the carlson2016 section. A rule's params hold
+# only these keys, so a change to another key (say, one figure's setting) does
+# not rerun it. The training and Fig. 5 jobs read their whole sub-section.
+C16_FIG3_LADDER = ("n_chains", "dtype", "K", "init", "init_iterations", "init_sweeps")
+C16_READS = {
+    "exact_check": ("exact_check", ("n_visible", "n_hidden", "weight_scales", "n_chains", "sweeps", "K")),
+    # a shard's repeats are its own param: the count and shard size do not rerun finished shards
+    "fig2_shard": ("fig2", ("dim", "separation", "scale", "weight", "log_z", "base_scale", "K", "beta_power", "n_chains",
+                            "step_size", "n_leapfrog", "warmup", "init_iterations", "init_sweeps", "samples")),
+    "fig2": ("fig2", ("n_repeats", "dim", "K", "n_chains", "separation", "weight", "base_scale")),
+    "fig3_truth": ("fig3", C16_FIG3_LADDER + ("truth_sweeps",)),
+    "fig3_shard": ("fig3", C16_FIG3_LADDER),
+    "fig3": ("fig3", ("n_repeats", "n_chains", "K", "truth_sweeps", "dtype")),
+    # K is the job's wildcard and the model its input
+    "fig4_K": ("fig4", ("n_chains", "dtype", "init_iterations", "init_sweeps", "n_sweeps", "burn_in", "subset_size",
+                        "n_bootstrap", "n_bootstrap_mbar", "mbar_max_K")),
+    "fig4": ("fig4", ("n_hidden", "n_bootstrap", "n_bootstrap_mbar", "subset_size", "n_chains", "n_sweeps")),
+}
+C16_CFG = {job: {k: C16[section][k] for k in keys} for job, (section, keys) in C16_READS.items()}
 
 
 C16_FIGS = [figures(f"carlson2016/fig{i}.png") for i in range(1, 6)]
@@ -77,7 +85,7 @@ rule carlson2016_exact_check:
     threads: 1
     params:
         code=code_version("carlson2016/exact_check.py"),
-        cfg=c16_without("exact_check", "z_max"),
+        cfg=C16_CFG["exact_check"],
         seed=SEED,
     script:
         "../scripts/carlson2016/exact_check.py"
@@ -114,8 +122,7 @@ rule carlson2016_fig2_shard:
     threads: 1
     params:
         code=code_version("carlson2016/fig2_shard.py"),
-        # the shard's repeats are its own param: the count and shard size do not rerun finished shards
-        cfg=c16_without("fig2", "n_repeats", "shard_size"),
+        cfg=C16_CFG["fig2_shard"],
         seed=SEED,
         repeats=lambda wc: list(shard_repeats(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"], wc.shard)),
     script:
@@ -136,14 +143,10 @@ rule carlson2016_fig2:
     threads: 1
     params:
         code=code_version("carlson2016/fig2.py"),
-        cfg=c16_keys("fig2", "n_repeats", "dim", "K", "n_chains", "separation", "weight", "base_scale"),
+        cfg=C16_CFG["fig2"],
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig2.py"
-
-
-# The long reference runs and the repeats of Fig. 3 read the same ladder settings.
-C16_FIG3_LADDER = ("n_chains", "dtype", "K", "init", "init_iterations", "init_sweeps")
 
 
 rule carlson2016_fig3_truth:
@@ -160,7 +163,7 @@ rule carlson2016_fig3_truth:
     threads: 1
     params:
         code=code_version("carlson2016/fig3_truth.py"),
-        cfg=c16_keys("fig3", *C16_FIG3_LADDER, "truth_sweeps"),
+        cfg=C16_CFG["fig3_truth"],
         **C16_BASE,
     script:
         "../scripts/carlson2016/fig3_truth.py"
@@ -179,7 +182,7 @@ rule carlson2016_fig3_shard:
     threads: 1
     params:
         code=code_version("carlson2016/fig3_shard.py"),
-        cfg=c16_keys("fig3", *C16_FIG3_LADDER),
+        cfg=C16_CFG["fig3_shard"],
         sweeps=lambda wc: C16_FIG3_MODELS[wc.model],
         repeats=lambda wc: list(shard_repeats(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"], wc.shard)),
         **C16_BASE,
@@ -207,7 +210,7 @@ rule carlson2016_fig3:
     threads: 1
     params:
         code=code_version("carlson2016/fig3.py"),
-        cfg=c16_keys("fig3", "n_repeats", "n_chains", "K", "truth_sweeps", "dtype"),
+        cfg=C16_CFG["fig3"],
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig3.py"
@@ -227,8 +230,7 @@ rule carlson2016_fig4_K:
     threads: 1
     params:
         code=code_version("carlson2016/fig4_K.py"),
-        # K is the job's wildcard and the model its input
-        cfg=c16_without("fig4", "Ks", "n_hidden"),
+        cfg=C16_CFG["fig4_K"],
         **C16_BASE,
     script:
         "../scripts/carlson2016/fig4_K.py"
@@ -248,7 +250,7 @@ rule carlson2016_fig4:
     threads: 1
     params:
         code=code_version("carlson2016/fig4.py"),
-        cfg=c16_keys("fig4", "n_hidden", "n_bootstrap", "n_bootstrap_mbar", "subset_size", "n_chains", "n_sweeps"),
+        cfg=C16_CFG["fig4"],
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig4.py"
