@@ -23,10 +23,22 @@ def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, see
     run of ``final_sweeps`` sweeps gives eq. 12's estimate (``stage`` =
     ``final``, ``iteration`` = n_iterations + 1).
 
-    Rows: ``variant`` (RB or TS), ``stage`` (initial / final), ``iteration``,
-    ``k``, ``beta``, ``log_zhat`` (after the iteration), ``c`` (estimated in
-    it), ``exact`` (exact log Z_k by enumeration), ``converged_at`` (first
-    iteration meeting ``max|r - c| < 0.1/K``, -1 if none).
+    Parameters
+    ----------
+    rbm, base_bias : RBM, ndarray
+        An RBM whose log Z_k can be enumerated, and the logits of its base p1.
+    settings : dict
+        ``K``, ``n_chains``, ``sweeps_per_iteration``, ``n_iterations``, ``final_sweeps``.
+    seed : int
+        Root seed.
+
+    Returns
+    -------
+    DataFrame
+        ``variant`` (RB or TS), ``stage`` (initial / final), ``iteration``,
+        ``k``, ``beta``, ``log_zhat`` (after the iteration), ``c`` (estimated
+        in it), ``exact`` (exact log Z_k by enumeration), ``converged_at``
+        (first iteration meeting ``max|r - c| < 0.1/K``, -1 if none).
     """
     K = int(settings["K"])
     betas = linear_betas(K)

@@ -47,6 +47,21 @@ def fig2_gaussian_mixture_repeat(settings: dict, repeat: int, seed: int) -> pd.D
     After ``warmup`` adaptive HMC sweeps and ``init_iterations`` RTS initial
     iterations, one run collects ``max(samples)`` samples over ``n_chains``
     chains; the estimates at each count use the first samples (nested).
+
+    Parameters
+    ----------
+    settings : dict
+        The mixture (see :func:`gaussian_mixture_from`), ``K``, ``beta_power``,
+        ``n_chains``, ``step_size``, ``n_leapfrog``, ``warmup``,
+        ``init_iterations``, ``init_sweeps``, ``samples``.
+    repeat, seed : int
+        The repeat's index (its random stream) and the root seed.
+
+    Returns
+    -------
+    DataFrame
+        ``repeat``, ``n_samples``, ``method`` (RTS, MBAR, the TI rules,
+        TI-RB), ``estimate``, ``exact``.
     """
     gm = gaussian_mixture_from(settings)
     K = int(settings["K"])

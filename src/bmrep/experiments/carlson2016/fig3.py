@@ -22,6 +22,26 @@ def fig3_repeat(rbm: RBM, base_bias: np.ndarray, V_test: np.ndarray, settings: d
     AIS / RAISE: ``budget + 1`` inverse temperatures on the piecewise
     schedule of Salakhutdinov & Murray (2008), one run per chain; RAISE
     starts from ``n_chains`` test points (the same points in every repeat).
+
+    Parameters
+    ----------
+    rbm, base_bias : RBM, ndarray
+        The trained model and the logits of its base p1.
+    V_test : ndarray
+        RAISE's starting points (the first ``n_chains`` rows are used).
+    settings : dict
+        ``n_chains``, ``sweeps`` (the budgets), ``dtype``, ``K``, ``init``,
+        ``init_iterations``, ``init_sweeps``.
+    method : {"RTS", "AIS", "RAISE"}
+    repeat, seed : int
+        The repeat's index and the root seed.
+    model_name : str
+        Names the model in the rows and in the random streams' key.
+
+    Returns
+    -------
+    DataFrame
+        ``model``, ``repeat``, ``method``, ``sweeps``, ``estimate``, ``stderr``.
     """
     n_chains = int(settings["n_chains"])
     budgets = sorted(int(b) for b in settings["sweeps"])
@@ -62,8 +82,24 @@ def fig3_repeat(rbm: RBM, base_bias: np.ndarray, V_test: np.ndarray, settings: d
 def fig3_truth(rbm: RBM, base_bias: np.ndarray, settings: dict, seed: int, model_name: str) -> tuple[pd.DataFrame, np.ndarray]:
     """The reference log Z: average of one long AIS and one long RTS run (paper: 10^6 samples each).
 
-    Returns the table (rows RTS, AIS, truth) and the long run's RTS curve
-    ``log Z_k`` on its K linear betas (a starting point for Fig. 4).
+    Parameters
+    ----------
+    rbm, base_bias : RBM, ndarray
+        The trained model and the logits of its base p1.
+    settings : dict
+        ``n_chains``, ``dtype``, ``truth_sweeps``, ``K``, ``init``,
+        ``init_iterations``, ``init_sweeps``.
+    seed : int
+        Root seed.
+    model_name : str
+        Names the model in the rows and in the random streams' key.
+
+    Returns
+    -------
+    table : DataFrame
+        Rows RTS, AIS and truth: ``model``, ``method``, ``estimate``, ``stderr``, ``sweeps``.
+    curve : ndarray, shape (K,)
+        The long run's RTS ``log Z_k`` on its K linear betas (a starting point for Fig. 4).
     """
     n_chains = int(settings["n_chains"])
     dtype = DTYPES[settings["dtype"]]

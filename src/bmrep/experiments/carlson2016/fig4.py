@@ -23,8 +23,28 @@ def fig4_temperatures(rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, s
     followed by ``init_iterations`` RTS iterations (0: none) and ``burn_in``
     discarded sweeps; the next ``n_sweeps`` sweeps are recorded. MBAR runs on the first
     ``n_bootstrap_mbar`` subsets and only for ``K <= mbar_max_K`` (pymbar's
-    cost grows fast with K, as the paper notes in sec. 4.3). Rows: ``K``,
-    ``bootstrap``, ``method``, ``estimate``.
+    cost grows fast with K, as the paper notes in sec. 4.3).
+
+    Parameters
+    ----------
+    rbm, base_bias : RBM, ndarray
+        The trained model and the logits of its base p1.
+    K : int
+        Number of linear inverse temperatures.
+    settings : dict
+        ``n_chains``, ``dtype``, ``init_iterations``, ``init_sweeps``,
+        ``n_sweeps``, ``burn_in``, ``subset_size``, ``n_bootstrap``,
+        ``n_bootstrap_mbar``, ``mbar_max_K``.
+    seed : int
+        Root seed.
+    log_z_curve : tuple of ndarray or None
+        (betas, log Z(beta)) of a previous run.
+
+    Returns
+    -------
+    DataFrame
+        ``K``, ``bootstrap``, ``method``, ``estimate``, ``full_run_rts``,
+        ``init_converged_at``.
     """
     n_chains = int(settings["n_chains"])
     dtype = DTYPES[settings["dtype"]]

@@ -33,7 +33,29 @@ def fig5_track_training(X_train: np.ndarray, X_valid: np.ndarray, settings: dict
        then the partial update (alpha) of log Zhat from the sweeps' ``c_k``.
     4. Every ``ais_every`` updates: AIS log Z (``ais_runs`` runs,
        ``ais_betas`` betas) for comparison.
+
     Mean log-likelihoods are ``-mean F(v) - log Z``.
+
+    Parameters
+    ----------
+    X_train, X_valid : ndarray
+        Binary training and validation rows (180 features for dna).
+    settings : dict
+        The Fig. 5 section (sizes, learning rates, ladder, alpha, AIS checkpoints).
+    seed : int
+        Root seed.
+    log : logging.Logger or None
+        Receives one line per AIS checkpoint.
+
+    Returns
+    -------
+    rbm : RBM
+        The trained model.
+    trace : DataFrame
+        ``iteration``, ``train_rts``, ``valid_rts``, ``log_z_rts`` and, at AIS
+        checkpoints, ``train_ais``, ``valid_ais``, ``log_z_ais``, ``ais_stderr``.
+    meta : dict
+        Sizes, optimiser, seed, training time and the settings (the model's sidecar).
     """
     key = ("carlson2016", "fig5")
     rng = make_rng(seed, *key)
