@@ -1,18 +1,29 @@
-"""carlson2016 experiments: the exact-model check, small end-to-end runs and the claim logic."""
+"""carlson2016 experiments: the exact-model check, small end-to-end runs, shard tables, import closures."""
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from bmrep.code_digest import library_files
 from bmrep.estimators import exact
-from bmrep.experiments import carlson2016 as ex
+from bmrep.experiments.carlson2016.base import base_bias_for
+from bmrep.experiments.carlson2016.exact_check import exact_model_check
+from bmrep.experiments.carlson2016.fig1 import fig1_initial_iterations
+from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth
+from bmrep.experiments.carlson2016.fig4 import fig4_temperatures
+from bmrep.experiments.carlson2016.shards import concat_frames, frame_arrays
 from bmrep.models.rbm import RBM
 
 SEED = 20261121
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "workflow" / "scripts" / "carlson2016"
+PACKAGE = ROOT / "src" / "bmrep" / "experiments" / "carlson2016"
 
 
 def test_exact_model_check_small():
-    df = ex.exact_model_check(dict(n_visible=8, n_hidden=6, weight_scales=[1.0, 3.0], n_chains=40, sweeps=400, K=20, z_max=3.0), SEED)
+    df = exact_model_check(dict(n_visible=8, n_hidden=6, weight_scales=[1.0, 3.0], n_chains=40, sweeps=400, K=20), SEED)
     assert set(df["method"]) >= {"AIS", "RAISE", "RTS", "TS", "MBAR", "TI-RB"}
     zs = df.dropna(subset=["z"])["z"].abs()
     assert len(zs) == 10 and zs.max() < 4.0, df
@@ -21,8 +32,8 @@ def test_exact_model_check_small():
 def test_fig1_on_an_enumerable_rbm():
     r = np.random.default_rng(0)
     rbm = RBM(r.normal(0, 0.5, (30, 5)), r.normal(0, 1, 30), r.normal(0, 1, 5))
-    bb = ex.base_bias_for("data", (r.random((200, 30)) < 0.4).astype(float))
-    df = ex.fig1_initial_iterations(rbm, bb, dict(K=20, n_chains=30, sweeps_per_iteration=30, n_iterations=6, final_sweeps=200), SEED)
+    bb = base_bias_for("data", (r.random((200, 30)) < 0.4).astype(float))
+    df = fig1_initial_iterations(rbm, bb, dict(K=20, n_chains=30, sweeps_per_iteration=30, n_iterations=6, final_sweeps=200), SEED)
     rb = df[(df["variant"] == "RB") & (df["stage"] == "initial")]
     conv = rb["converged_at"].iloc[0]
     assert 1 <= conv <= 6
@@ -35,55 +46,64 @@ def test_fig3_and_fig4_pieces_run_and_agree_with_exact():
     r = np.random.default_rng(1)
     rbm = RBM(r.normal(0, 0.3, (40, 8)), r.normal(0, 1, 40), r.normal(0, 1, 8))
     X = (r.random((300, 40)) < 0.3).astype(float)
-    bb = ex.base_bias_for("data", X)
+    bb = base_bias_for("data", X)
     lz = exact.log_partition(rbm)
     s = dict(n_chains=20, sweeps=[150, 300], dtype="float64", K=20, init="ais", init_iterations=3, init_sweeps=20, truth_sweeps=400)
-    rows = pd.concat([ex.fig3_repeat(rbm, bb, X, s, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
+    rows = pd.concat([fig3_repeat(rbm, bb, X, s, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
     assert list(rows["sweeps"].unique()) == [150, 300]
     z = (rows["estimate"] - lz) / rows["stderr"]
     assert np.all(np.abs(z) < 4.0), rows
-    truth, curve = ex.fig3_truth(rbm, bb, s, SEED, "toy")
+    truth, curve = fig3_truth(rbm, bb, s, SEED, "toy")
     assert abs(truth.set_index("method").loc["truth", "estimate"] - lz) < 0.1 and curve.size == 20
     s4 = dict(n_chains=10, dtype="float64", burn_in=10, init_iterations=0, init_sweeps=10, n_sweeps=60, subset_size=300, n_bootstrap=4, n_bootstrap_mbar=1, mbar_max_K=10)
-    d4 = ex.fig4_temperatures(rbm, bb, 10, s4, SEED, (np.linspace(0, 1, 20), curve))
+    d4 = fig4_temperatures(rbm, bb, 10, s4, SEED, (np.linspace(0, 1, 20), curve))
     assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"}
     assert (d4["method"] == "MBAR").sum() == 1
 
 
-def test_frames_roundtrip(tmp_path):
+def test_shard_tables_roundtrip_through_arrays():
     df = pd.DataFrame({"method": ["RTS", "AIS"], "estimate": [1.5, 2.5], "repeat": [0, 1]})
-    ex.save_frame(tmp_path / "a.npz", df)
-    back = ex.load_frames([tmp_path / "a.npz"])
-    pd.testing.assert_frame_equal(back, df, check_dtype=False)
-
-
-def _tables(rts_rmse_small=0.1, ais_bias=-0.5, raise_bias=0.5, gap=0.3, conv=3):
-    exact_check = pd.DataFrame({"weight_scale": [1.0, 1.0], "method": ["AIS", "TI-RB"], "estimate": [1.0, 1.1], "stderr": [0.1, np.nan], "exact": [1.0, 1.0], "z": [0.0, np.nan]})
-    fig1 = pd.DataFrame({"variant": ["RB"] * 2, "stage": ["initial", "final"], "iteration": [1, 2], "k": [2, 2], "log_zhat": [5.2, 5.01],
-                         "exact": [5.0, 5.0], "converged_at": [conv, conv], "c": [0.5, 0.5], "beta": [1.0, 1.0]})
-    fig2 = pd.DataFrame({"n_samples": [100, 100, 200, 200], "method": ["RTS", "MBAR"] * 2, "rmse": [1.0, 1.0, 0.5, 0.4]})
-    fig3 = pd.DataFrame({"model": ["m"] * 6, "method": ["RTS", "AIS", "RAISE"] * 2, "sweeps": [10, 10, 10, 20, 20, 20],
-                         "rmse": [rts_rmse_small, 0.5, 0.5, 0.05, 0.2, 0.2], "bias": [0.0, ais_bias, raise_bias, 0.0, ais_bias, raise_bias],
-                         "n": [5] * 6, "truth": [1.0] * 6})
-    fig4 = pd.DataFrame({"K": [10, 100, 10, 100], "method": ["RTS", "RTS", "TI", "TI"], "rmse": [0.2, 0.25, 3.0, 0.3]})
-    fig5 = pd.DataFrame({"train_rts": [-90.0, -80.0], "train_ais": [-90.0 + gap, np.nan]})
-    return exact_check, fig1, fig2, fig3, fig4, fig5
-
-
-SETTINGS = {"exact_check": {"z_max": 3.0}}
-
-
-def test_claims_pass_and_fail_from_the_tables():
-    claims = ex.evaluate_claims(*_tables(), SETTINGS, "smoke")
-    assert [c.status for c in claims] == ["pass"] * len(claims)
-    bad = ex.evaluate_claims(*_tables(rts_rmse_small=0.9, ais_bias=0.1, gap=1.5, conv=-1), SETTINGS, "smoke")
-    status = {c.claim: c.status for c in bad}
-    assert status["RBM m: RTS RMSE < AIS RMSE at the smallest matched budget"] == "fail"
-    assert status["RBM m: mean AIS below truth and mean RAISE above truth (the sandwich)"] == "fail"
-    assert status["RTS-tracked log-likelihood within 1 nat of the AIS checkpoint at every checkpoint"] == "fail"
-    assert status["with Rao-Blackwellization the stopping rule max|r_k - c_k| < 0.1/K is met within 10 iterations"] == "fail"
+    arrays = frame_arrays(df)
+    assert arrays["method"].dtype.kind == "U"  # npz holds no objects
+    back = concat_frames([arrays, arrays])
+    pd.testing.assert_frame_equal(back, pd.concat([df, df], ignore_index=True), check_dtype=False)
 
 
 def test_bad_settings_are_rejected():
     with pytest.raises(ValueError):
-        ex.base_bias_for("gaussian", np.zeros((3, 4)))
+        base_bias_for("gaussian", np.zeros((3, 4)))
+
+
+def _files(script):
+    return {p.relative_to(ROOT / "src" / "bmrep").as_posix() for p in library_files(SCRIPTS / script)}
+
+
+def test_training_job_imports_no_estimator_it_does_not_run():
+    # an edit to AIS, MBAR, TI or the claims must not retrain the MNIST models
+    files = _files("train_mnist.py")
+    assert "experiments/carlson2016/train.py" in files
+    for f in ("estimators/ais.py", "estimators/mbar.py", "estimators/ti.py", "estimators/rts.py", "claims/core.py"):
+        assert f not in files, f
+
+
+def test_each_job_imports_only_its_own_stage():
+    assert "experiments/carlson2016/fig5.py" not in _files("fig3_shard.py")
+    assert "experiments/carlson2016/summaries.py" not in _files("fig3_shard.py")
+    assert "experiments/carlson2016/fig3.py" not in _files("fig3.py")  # the aggregate reads the shards
+    assert not any(f.startswith("experiments/") for f in _files("claims.py"))
+    assert not {"estimators/mbar.py", "estimators/ti.py", "estimators/reverse_ais.py"} & _files("fig1.py")
+
+
+def test_experiments_do_no_file_io_and_import_no_claims_or_plotting():
+    import ast
+
+    for path in PACKAGE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert not {"io", "claims", "plotting"} & set((node.module or "").split(".")), (path.name, node.module)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id != "open", path.name
+        # no lazy imports: every import is at module level
+        for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            assert not any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(fn)), (path.name, fn.name)

@@ -21,19 +21,32 @@ if C16_FIG4_MODEL not in C16_FIG3_MODELS:
 C16_METHODS = ["RTS", "AIS", "RAISE"]
 C16_FIG2_SHARDS = shards(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"])
 C16_FIG3_SHARDS = shards(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"])
-C16_COMMON = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count"], profile=PROFILE)
-C16_MODEL = results("models/carlson2016/mnist_{model}.npz")
+# The base distribution p1 and the seed: read by every job that builds a tempered ladder.
+C16_BASE = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count"])
+
+
+# What each job's script reads of the carlson2016 section. A rule's params hold
+# only these keys, so a change to another key (say, one figure's setting) does
+# not rerun it. The training and Fig. 5 jobs read their whole sub-section.
+C16_FIG3_LADDER = ("n_chains", "dtype", "K", "init", "init_iterations", "init_sweeps")
+C16_READS = {
+    "exact_check": ("exact_check", ("n_visible", "n_hidden", "weight_scales", "n_chains", "sweeps", "K")),
+    # a shard's repeats are its own param: the count and shard size do not rerun finished shards
+    "fig2_shard": ("fig2", ("dim", "separation", "scale", "weight", "log_z", "base_scale", "K", "beta_power", "n_chains",
+                            "step_size", "n_leapfrog", "warmup", "init_iterations", "init_sweeps", "samples")),
+    "fig2": ("fig2", ("n_repeats", "dim", "K", "n_chains", "separation", "weight", "base_scale")),
+    "fig3_truth": ("fig3", C16_FIG3_LADDER + ("truth_sweeps",)),
+    "fig3_shard": ("fig3", C16_FIG3_LADDER),
+    "fig3": ("fig3", ("n_repeats", "n_chains", "K", "truth_sweeps", "dtype")),
+    # K is the job's wildcard and the model its input
+    "fig4_K": ("fig4", ("n_chains", "dtype", "init_iterations", "init_sweeps", "n_sweeps", "burn_in", "subset_size",
+                        "n_bootstrap", "n_bootstrap_mbar", "mbar_max_K")),
+    "fig4": ("fig4", ("n_hidden", "n_bootstrap", "n_bootstrap_mbar", "subset_size", "n_chains", "n_sweeps")),
+}
+C16_CFG = {job: {k: C16[section][k] for k in keys} for job, (section, keys) in C16_READS.items()}
+
 
 C16_FIGS = [figures(f"carlson2016/fig{i}.png") for i in range(1, 6)]
-PAPER_TARGETS["carlson2016"] += C16_FIGS + [
-    results("carlson2016/exact_check.csv"),
-    results("carlson2016/fig1.csv"),
-    results("carlson2016/fig2.csv"),
-    results("carlson2016/fig3.csv"),
-    results("carlson2016/fig4.csv"),
-    results("carlson2016/fig5.csv"),
-    results(f"models/carlson2016/dna_180x{C16['fig5']['n_hidden']}.npz"),
-]
 PAPER_FIGURES["carlson2016"] += C16_FIGS
 
 
@@ -41,30 +54,30 @@ wildcard_constraints:
     model=r"784x\d+",
     method="|".join(C16_METHODS),
     K=r"\d+",
-    n_hidden=r"\d+",
 
 
 rule carlson2016_train_mnist:
     input:
-        data("mnist_binary.npz"),
+        data=data("mnist_binary.npz"),
     output:
-        results("models/carlson2016/mnist_784x{n_hidden}.npz"),
+        model=results("models/carlson2016/mnist_{model}.npz"),
     conda:
         CONDA_ENV
     log:
-        logs("carlson2016/train_mnist_784x{n_hidden}.log"),
+        logs("carlson2016/train_mnist_{model}.log"),
     threads: 1
     params:
         code=code_version("carlson2016/train_mnist.py"),
         cfg=C16["training"],
         seed=SEED,
+        n_hidden=lambda wc: int(wc.model.removeprefix("784x")),
     script:
         "../scripts/carlson2016/train_mnist.py"
 
 
 rule carlson2016_exact_check:
     output:
-        results("carlson2016/exact_check.csv"),
+        csv=results("carlson2016/exact_check.csv"),
     conda:
         CONDA_ENV
     log:
@@ -72,7 +85,7 @@ rule carlson2016_exact_check:
     threads: 1
     params:
         code=code_version("carlson2016/exact_check.py"),
-        cfg=C16["exact_check"],
+        cfg=C16_CFG["exact_check"],
         seed=SEED,
     script:
         "../scripts/carlson2016/exact_check.py"
@@ -80,7 +93,7 @@ rule carlson2016_exact_check:
 
 rule carlson2016_fig1:
     input:
-        model=C16_MODEL.format(model=f"784x{C16['fig1']['n_hidden']}"),
+        model=rules.carlson2016_train_mnist.output.model.format(model=f"784x{C16['fig1']['n_hidden']}"),
         data=data("mnist_binary.npz"),
     output:
         csv=results("carlson2016/fig1.csv"),
@@ -93,14 +106,15 @@ rule carlson2016_fig1:
     params:
         code=code_version("carlson2016/fig1.py"),
         cfg=C16["fig1"],
-        **C16_COMMON,
+        profile=PROFILE,
+        **C16_BASE,
     script:
         "../scripts/carlson2016/fig1.py"
 
 
 rule carlson2016_fig2_shard:
     output:
-        results("carlson2016/shards/fig2/{shard}.npz"),
+        npz=results("carlson2016/shards/fig2/{shard}.npz"),
     conda:
         CONDA_ENV
     log:
@@ -108,7 +122,7 @@ rule carlson2016_fig2_shard:
     threads: 1
     params:
         code=code_version("carlson2016/fig2_shard.py"),
-        cfg=C16["fig2"],
+        cfg=C16_CFG["fig2_shard"],
         seed=SEED,
         repeats=lambda wc: list(shard_repeats(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"], wc.shard)),
     script:
@@ -117,7 +131,7 @@ rule carlson2016_fig2_shard:
 
 rule carlson2016_fig2:
     input:
-        expand(results("carlson2016/shards/fig2/{shard}.npz"), shard=C16_FIG2_SHARDS),
+        shards=expand(rules.carlson2016_fig2_shard.output.npz, shard=C16_FIG2_SHARDS),
     output:
         estimates=results("carlson2016/fig2_estimates.csv"),
         csv=results("carlson2016/fig2.csv"),
@@ -129,7 +143,7 @@ rule carlson2016_fig2:
     threads: 1
     params:
         code=code_version("carlson2016/fig2.py"),
-        cfg=C16["fig2"],
+        cfg=C16_CFG["fig2"],
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig2.py"
@@ -137,7 +151,7 @@ rule carlson2016_fig2:
 
 rule carlson2016_fig3_truth:
     input:
-        model=C16_MODEL,
+        model=rules.carlson2016_train_mnist.output.model,
         data=data("mnist_binary.npz"),
     output:
         csv=results("carlson2016/fig3_truth_{model}.csv"),
@@ -149,18 +163,18 @@ rule carlson2016_fig3_truth:
     threads: 1
     params:
         code=code_version("carlson2016/fig3_truth.py"),
-        cfg=C16["fig3"],
-        **C16_COMMON,
+        cfg=C16_CFG["fig3_truth"],
+        **C16_BASE,
     script:
         "../scripts/carlson2016/fig3_truth.py"
 
 
 rule carlson2016_fig3_shard:
     input:
-        model=C16_MODEL,
+        model=rules.carlson2016_train_mnist.output.model,
         data=data("mnist_binary.npz"),
     output:
-        results("carlson2016/shards/fig3/{model}_{method}_{shard}.npz"),
+        npz=results("carlson2016/shards/fig3/{model}_{method}_{shard}.npz"),
     conda:
         CONDA_ENV
     log:
@@ -168,10 +182,10 @@ rule carlson2016_fig3_shard:
     threads: 1
     params:
         code=code_version("carlson2016/fig3_shard.py"),
-        cfg=C16["fig3"],
+        cfg=C16_CFG["fig3_shard"],
         sweeps=lambda wc: C16_FIG3_MODELS[wc.model],
         repeats=lambda wc: list(shard_repeats(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"], wc.shard)),
-        **C16_COMMON,
+        **C16_BASE,
     script:
         "../scripts/carlson2016/fig3_shard.py"
 
@@ -179,12 +193,12 @@ rule carlson2016_fig3_shard:
 rule carlson2016_fig3:
     input:
         shards=expand(
-            results("carlson2016/shards/fig3/{model}_{method}_{shard}.npz"),
+            rules.carlson2016_fig3_shard.output.npz,
             model=list(C16_FIG3_MODELS),
             method=C16_METHODS,
             shard=C16_FIG3_SHARDS,
         ),
-        truth=expand(results("carlson2016/fig3_truth_{model}.csv"), model=list(C16_FIG3_MODELS)),
+        truth=expand(rules.carlson2016_fig3_truth.output.csv, model=list(C16_FIG3_MODELS)),
     output:
         estimates=results("carlson2016/fig3_estimates.csv"),
         csv=results("carlson2016/fig3.csv"),
@@ -196,7 +210,7 @@ rule carlson2016_fig3:
     threads: 1
     params:
         code=code_version("carlson2016/fig3.py"),
-        cfg=C16["fig3"],
+        cfg=C16_CFG["fig3"],
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig3.py"
@@ -204,11 +218,11 @@ rule carlson2016_fig3:
 
 rule carlson2016_fig4_K:
     input:
-        model=C16_MODEL.format(model=C16_FIG4_MODEL),
+        model=rules.carlson2016_train_mnist.output.model.format(model=C16_FIG4_MODEL),
         data=data("mnist_binary.npz"),
-        curve=results(f"carlson2016/fig3_truth_{C16_FIG4_MODEL}_curve.npz"),
+        curve=rules.carlson2016_fig3_truth.output.curve.format(model=C16_FIG4_MODEL),
     output:
-        results("carlson2016/shards/fig4/K{K}.npz"),
+        npz=results("carlson2016/shards/fig4/K{K}.npz"),
     conda:
         CONDA_ENV
     log:
@@ -216,16 +230,16 @@ rule carlson2016_fig4_K:
     threads: 1
     params:
         code=code_version("carlson2016/fig4_K.py"),
-        cfg=C16["fig4"],
-        **C16_COMMON,
+        cfg=C16_CFG["fig4_K"],
+        **C16_BASE,
     script:
         "../scripts/carlson2016/fig4_K.py"
 
 
 rule carlson2016_fig4:
     input:
-        shards=expand(results("carlson2016/shards/fig4/K{K}.npz"), K=C16["fig4"]["Ks"]),
-        truth=results(f"carlson2016/fig3_truth_{C16_FIG4_MODEL}.csv"),
+        shards=expand(rules.carlson2016_fig4_K.output.npz, K=C16["fig4"]["Ks"]),
+        truth=rules.carlson2016_fig3_truth.output.csv.format(model=C16_FIG4_MODEL),
     output:
         csv=results("carlson2016/fig4.csv"),
         png=report(figures("carlson2016/fig4.png"), caption="../report/carlson2016_fig4.rst", category="carlson2016"),
@@ -236,7 +250,7 @@ rule carlson2016_fig4:
     threads: 1
     params:
         code=code_version("carlson2016/fig4.py"),
-        cfg=C16["fig4"],
+        cfg=C16_CFG["fig4"],
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig4.py"
@@ -244,7 +258,7 @@ rule carlson2016_fig4:
 
 rule carlson2016_fig5:
     input:
-        data("dna.npz"),
+        data=data("dna.npz"),
     output:
         csv=results("carlson2016/fig5.csv"),
         model=results(f"models/carlson2016/dna_180x{C16['fig5']['n_hidden']}.npz"),
@@ -265,12 +279,13 @@ rule carlson2016_fig5:
 
 rule carlson2016_claims:
     input:
-        exact_check=results("carlson2016/exact_check.csv"),
-        fig1=results("carlson2016/fig1.csv"),
-        fig2=results("carlson2016/fig2.csv"),
-        fig3=results("carlson2016/fig3.csv"),
-        fig4=results("carlson2016/fig4.csv"),
-        fig5=results("carlson2016/fig5.csv"),
+        exact_check=rules.carlson2016_exact_check.output.csv,
+        fig1=rules.carlson2016_fig1.output.csv,
+        fig2_estimates=rules.carlson2016_fig2.output.estimates,
+        fig3_estimates=rules.carlson2016_fig3.output.estimates,
+        fig3_truth=rules.carlson2016_fig3.input.truth,
+        fig4=rules.carlson2016_fig4.output.csv,
+        fig5=rules.carlson2016_fig5.output.csv,
     output:
         claims_file("carlson2016"),
     conda:
@@ -279,10 +294,20 @@ rule carlson2016_claims:
         logs("carlson2016/claims.log"),
     params:
         code=code_version("carlson2016/claims.py"),
-        cfg=C16,
+        settings=dict(fig3_models=list(C16_FIG3_MODELS)),
         profile=PROFILE,
     script:
         "../scripts/carlson2016/claims.py"
+
+
+PAPER_TARGETS["carlson2016"] += [
+    rules.carlson2016_exact_check.output.csv,
+    *rules.carlson2016_fig1.output,
+    *rules.carlson2016_fig2.output,
+    *rules.carlson2016_fig3.output,
+    *rules.carlson2016_fig4.output,
+    *rules.carlson2016_fig5.output,
+]
 
 
 rule carlson2016:

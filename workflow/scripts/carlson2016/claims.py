@@ -1,15 +1,15 @@
-"""carlson2016 claims (shared spec, section 4) from this run's results."""
+"""carlson2016 claims (shared spec, section 4) from this run's result tables."""
 
-import pandas as pd
-
-from bmrep.claims import write_claims
-from bmrep.experiments.carlson2016 import evaluate_claims
+from bmrep.claims.carlson2016 import claims
+from bmrep.claims.core import Results, evaluate
+from bmrep.claims.summary import write_claims
+from bmrep.io import load_tables
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
-inp = snakemake.input  # noqa: F821
-tables = [pd.read_csv(inp[k]) for k in ("exact_check", "fig1", "fig2", "fig3", "fig4", "fig5")]
-claims = evaluate_claims(*tables, cfg, snakemake.params.profile)  # noqa: F821
-for c in claims:
-    log.info("%s | %s | %s | %s", c.target, c.claim, c.reproduced_value, c.status)
-write_claims(snakemake.output[0], claims)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
+p = snakemake.params  # noqa: F821
+results = Results(load_tables(snakemake.input), settings=p.settings, profile=p.profile)  # noqa: F821
+decided = evaluate(claims(p.settings), results)
+for d in decided:
+    log.info("%s | %s | %s", d.claim.id, d.verdict, d.details)
+write_claims(snakemake.output[0], decided)  # noqa: F821

@@ -1,6 +1,7 @@
 """Fig. 1: RTS initial iterations on the 784-10 MNIST RBM, with and without Rao-Blackwellization."""
 
-from bmrep.experiments.carlson2016 import base_bias_for, fig1_initial_iterations
+from bmrep.experiments.carlson2016.base import base_bias_for
+from bmrep.experiments.carlson2016.fig1 import fig1_initial_iterations
 from bmrep.io import load_model, load_npz, write_csv
 from bmrep.models.rbm import RBM
 from bmrep.plotting.carlson2016 import plot_fig1

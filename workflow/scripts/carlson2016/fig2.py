@@ -1,14 +1,15 @@
 """Fig. 2: RMSE vs number of samples on the Gaussian mixture (aggregate of the shards)."""
 
-from bmrep.experiments.carlson2016 import fig2_rmse, load_frames
-from bmrep.io import write_csv
+from bmrep.experiments.carlson2016.shards import concat_frames
+from bmrep.experiments.carlson2016.summaries import fig2_rmse
+from bmrep.io import load_npz, write_csv
 from bmrep.plotting.carlson2016 import plot_fig2
 from bmrep.plotting.style import caption
 from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-est = load_frames(sm.input)
+est = concat_frames(load_npz(p) for p in sm.input.shards)
 rmse = fig2_rmse(est)
 log.info("\n%s", rmse.to_string())
 write_csv(sm.output.estimates, est)

@@ -2,10 +2,12 @@
 
 import pandas as pd
 
-from bmrep.experiments.carlson2016 import fig2_gaussian_mixture_repeat, save_frame
+from bmrep.experiments.carlson2016.fig2 import fig2_gaussian_mixture_repeat
+from bmrep.experiments.carlson2016.shards import frame_arrays
+from bmrep.io import save_npz
 from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
 df = pd.concat([fig2_gaussian_mixture_repeat(cfg, r, int(sm.params.seed)) for r in sm.params.repeats], ignore_index=True)
-save_frame(sm.output[0], df)
+save_npz(sm.output.npz, **frame_arrays(df))

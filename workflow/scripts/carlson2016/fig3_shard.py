@@ -3,8 +3,10 @@
 import numpy as np
 import pandas as pd
 
-from bmrep.experiments.carlson2016 import base_bias_for, fig3_repeat, save_frame
-from bmrep.io import load_model, load_npz
+from bmrep.experiments.carlson2016.base import base_bias_for
+from bmrep.experiments.carlson2016.fig3 import fig3_repeat
+from bmrep.experiments.carlson2016.shards import frame_arrays
+from bmrep.io import load_model, load_npz, save_npz
 from bmrep.models.rbm import RBM
 from bmrep.runtime import setup_job
 from bmrep.seeds import rng
@@ -20,4 +22,4 @@ settings = dict(cfg, sweeps=sm.params.sweeps)
 df = pd.concat([fig3_repeat(rbm, bb, V, settings, sm.wildcards.method, r, int(sm.params.seed), sm.wildcards.model)
                 for r in sm.params.repeats], ignore_index=True)
 log.info("\n%s", df.to_string())
-save_frame(sm.output[0], df)
+save_npz(sm.output.npz, **frame_arrays(df))

@@ -1,6 +1,7 @@
 """Fig. 3 reference value for one model: average of a long RTS and a long AIS run."""
 
-from bmrep.experiments.carlson2016 import base_bias_for, fig3_truth
+from bmrep.experiments.carlson2016.base import base_bias_for
+from bmrep.experiments.carlson2016.fig3 import fig3_truth
 from bmrep.io import load_model, load_npz, save_npz, write_csv
 from bmrep.models.rbm import RBM
 from bmrep.runtime import setup_job

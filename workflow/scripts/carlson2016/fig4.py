@@ -2,15 +2,16 @@
 
 import pandas as pd
 
-from bmrep.experiments.carlson2016 import fig4_rmse, load_frames
-from bmrep.io import write_csv
+from bmrep.experiments.carlson2016.shards import concat_frames
+from bmrep.experiments.carlson2016.summaries import fig4_rmse
+from bmrep.io import load_npz, write_csv
 from bmrep.plotting.carlson2016 import plot_fig4
 from bmrep.plotting.style import caption
 from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-est = load_frames(sm.input.shards)
+est = concat_frames(load_npz(p) for p in sm.input.shards)
 truth = pd.read_csv(sm.input.truth).set_index("method").loc["truth", "estimate"]
 rmse = fig4_rmse(est, truth)
 log.info("\n%s", rmse.to_string())

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from bmrep.experiments.carlson2016 import fig5_track_training
+from bmrep.experiments.carlson2016.fig5 import fig5_track_training
 from bmrep.io import load_npz, save_model, write_csv
 from bmrep.plotting.carlson2016 import plot_fig5
 from bmrep.plotting.style import caption
@@ -11,7 +11,7 @@ from bmrep.seeds import rng
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-X = load_npz(sm.input[0])["X_train"].astype(np.float64)
+X = load_npz(sm.input.data)["X_train"].astype(np.float64)
 perm = rng(int(sm.params.seed), "carlson2016", "fig5", "split").permutation(len(X))
 n_valid = int(round(cfg["validation_fraction"] * len(X)))
 rbm, df, meta = fig5_track_training(X[perm[n_valid:]], X[perm[:n_valid]], cfg, int(sm.params.seed), log)

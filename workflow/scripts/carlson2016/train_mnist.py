@@ -1,12 +1,12 @@
 """Train one 784-H MNIST RBM for carlson2016 (Figs. 1, 3, 4) and cache it with its recipe."""
 
-from bmrep.experiments.carlson2016 import train_mnist_rbm
+from bmrep.experiments.carlson2016.train import train_mnist_rbm
 from bmrep.io import load_npz, save_model
 from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-X = load_npz(sm.input[0])["X_train"]
-rbm, recipe = train_mnist_rbm(X, int(sm.wildcards.n_hidden), cfg, int(sm.params.seed))
-log.info("trained 784x%s in %.1f s", sm.wildcards.n_hidden, recipe["training_seconds"])
-save_model(sm.output[0], rbm.params(), recipe)
+X = load_npz(sm.input.data)["X_train"]
+rbm, recipe = train_mnist_rbm(X, int(sm.params.n_hidden), cfg, int(sm.params.seed))
+log.info("trained %s in %.1f s", sm.wildcards.model, recipe["training_seconds"])
+save_model(sm.output.model, rbm.params(), recipe)

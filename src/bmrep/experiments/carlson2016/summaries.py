@@ -1,0 +1,52 @@
+"""Bias and RMSE tables of Carlson et al. (2016)'s aggregating jobs (Figs. 2-4)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def rmse_table(df: pd.DataFrame, by: list[str], truth) -> pd.DataFrame:
+    """Mean, bias and RMSE of ``estimate`` against ``truth`` per group.
+
+    Parameters
+    ----------
+    df : DataFrame
+        One row per estimate, with the ``by`` columns and ``estimate``.
+    by : list of str
+        The grouping columns.
+    truth : str or float
+        A column name or one number.
+
+    Returns
+    -------
+    DataFrame
+        The ``by`` columns, ``mean``, ``truth``, ``bias``, ``n``, ``rmse``.
+    """
+    d = df.copy()
+    d["truth"] = d[truth] if isinstance(truth, str) else float(truth)
+    d["err"] = d["estimate"] - d["truth"]
+    g = d.groupby(by)
+    out = g.agg(mean=("estimate", "mean"), truth=("truth", "first"), bias=("err", "mean"), n=("err", "size"))
+    out["rmse"] = g["err"].apply(lambda e: float(np.sqrt(np.mean(np.square(e)))))
+    return out.reset_index()
+
+
+def fig2_rmse(estimates: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 2: RMSE over repeats per (n_samples, method) against the exact log Z of the mixture."""
+    return rmse_table(estimates, ["n_samples", "method"], "exact")
+
+
+def fig3_summary(estimates: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 3: mean, sd, bias and RMSE per (model, method, sweeps) against each model's reference value."""
+    ref = truth[truth["method"] == "truth"].set_index("model")["estimate"]
+    d = estimates.copy()
+    d["truth"] = d["model"].map(ref)
+    out = rmse_table(d, ["model", "method", "sweeps"], "truth")
+    out["sd"] = d.groupby(["model", "method", "sweeps"])["estimate"].std(ddof=1).to_numpy()
+    return out
+
+
+def fig4_rmse(estimates: pd.DataFrame, truth: float) -> pd.DataFrame:
+    """Fig. 4: bootstrap RMSE per (K, method) against the reference log Z of Fig. 3."""
+    return rmse_table(estimates.dropna(subset=["estimate"]), ["K", "method"], float(truth))

@@ -1,0 +1,134 @@
+"""One simulated-tempering run on an RBM with RTS estimates (Carlson et al. 2016, sec. 2.3-2.4).
+
+Shared by the exact check, Fig. 3 and Fig. 4: the initial iterations of
+sec. 2.4, then one long run continued from their state and read at
+checkpoints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...estimators.ais import ais_log_partition
+from ...estimators.base import base_log_partition
+from ...estimators.rts import InitialIterations, TemperingStats, initial_iterations
+from ...models.rbm import RBM
+from ...sampling.simulated_tempering import RBMTemperingState, STRecord, rbm_step, run_simulated_tempering
+from ...sampling.streams import ChainStreams
+from ...seeds import rng as make_rng
+
+DTYPES = {"float32": np.float32, "float64": np.float64}
+
+
+@dataclass
+class TemperedRun:
+    """Result of :func:`rbm_tempered_run`."""
+
+    init: InitialIterations
+    log_zhat: np.ndarray  # Zhat used in the main run
+    checkpoints: list  # (sweeps_total, log_z_rts (K,), log_z_ts (K,), stderr_rts (K,))
+    stats: TemperingStats
+    record: STRecord | None
+    betas: np.ndarray
+    log_prior: np.ndarray
+
+
+def init_sweeps_of(settings: dict, K: int) -> int:
+    """Sweeps spent before the main RTS run: the optional AIS pass plus the initial iterations.
+
+    Parameters
+    ----------
+    settings : dict
+        ``init`` (``flat``/``ais``), ``init_iterations``, ``init_sweeps``.
+    K : int
+        Number of inverse temperatures (an AIS pass along them costs K - 2 sweeps).
+    """
+    ais = K - 2 if settings.get("init", "flat") == "ais" else 0
+    return ais + int(settings["init_iterations"]) * int(settings["init_sweeps"])
+
+
+def rbm_tempered_run(
+    rbm: RBM,
+    base_bias: np.ndarray,
+    *,
+    betas: np.ndarray,
+    log_prior: np.ndarray,
+    n_chains: int,
+    init_iterations: int,
+    init_sweeps: int,
+    main_checkpoints: list[int],
+    seed: int,
+    key: tuple,
+    dtype=np.float64,
+    log_zhat0: np.ndarray | None = None,
+    init: str = "flat",
+    stop_init: bool = False,
+    record: bool = False,
+    burn_in: int = 0,
+) -> TemperedRun:
+    """Simulated tempering on an RBM with RTS: initial iterations (sec. 2.4), then one long run.
+
+    Parameters
+    ----------
+    rbm, base_bias : RBM, ndarray
+        The model and the logits of its base p1.
+    betas, log_prior : ndarray, shape (K,)
+        The ladder and the log prior r_k over it.
+    main_checkpoints : list of int
+        Main-run sweep counts at which the RTS (eq. 12) and TS estimates are
+        taken (nested prefixes of one run).
+    log_zhat0, init : ndarray or None, {"flat", "ais"}
+        The starting log Zhat: ``log_zhat0`` if given, else ``"flat"``
+        (Zhat_k = Z_1, the paper's default) or ``"ais"`` ("a better estimate,
+        if known": the partial AIS weights of one AIS pass along the ladder
+        on the same chains' streams, K - 2 sweeps; see :func:`init_sweeps_of`).
+    burn_in : int
+        Sweeps after the initial iterations that are discarded (Fig. 4).
+
+    Notes
+    -----
+    Chains start from the base; every initial iteration starts from the
+    previous x with fresh uniform temperatures (sec. 2.4).
+    """
+    K = betas.size
+    streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
+    rng = make_rng(seed, *key, "temperatures")
+    log_z1 = base_log_partition(base_bias, rbm.n_hidden)
+    if log_zhat0 is not None:
+        lz0 = np.asarray(log_zhat0, np.float64).copy()
+    elif init == "ais":
+        lz0 = ais_log_partition(rbm, n_chains, betas, ChainStreams.from_seed(seed, *key, "ais_init", n_chains=n_chains), base_bias,
+                                dtype=dtype, record_partial=True).partial_log_z
+    elif init == "flat":
+        lz0 = np.full(K, log_z1)
+    else:
+        raise ValueError(f"init must be 'flat' or 'ais', got {init!r}")
+    state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias, dtype=dtype)
+
+    def one_iteration(lz):
+        s, _, _ = run_simulated_tempering(
+            state, rng.integers(0, K, n_chains), step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=init_sweeps, rng=rng
+        )
+        return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
+
+    init_hist = initial_iterations(one_iteration, log_prior, lz0, init_iterations, stop=stop_init)
+    lz = init_hist.final_log_zhat
+    k = rng.integers(0, K, n_chains)
+    if burn_in > 0:  # discarded: lets x settle at its temperature before anything is recorded
+        _, k, _ = run_simulated_tempering(state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(burn_in), rng=rng)
+    stats = TemperingStats(K, n_chains)
+    checkpoints, records, done = [], [], 0
+    for target in sorted(int(c) for c in main_checkpoints):
+        stats, k, rec = run_simulated_tempering(
+            state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=target - done, rng=rng, stats=stats, record=record
+        )
+        done = target
+        if rec is not None:
+            records.append(rec)
+        checkpoints.append((done, stats.rts(log_prior, lz), stats.ts(log_prior, lz), stats.stderr()))
+    rec_all = None
+    if record and records:
+        rec_all = STRecord(np.concatenate([r.delta for r in records]), np.concatenate([r.k for r in records]))
+    return TemperedRun(init_hist, lz, checkpoints, stats, rec_all, betas, log_prior)

@@ -1,0 +1,173 @@
+"""carlson2016 claim declarations on small constructed result tables: estimates and verdicts we can predict."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bmrep.claims.carlson2016 import claims
+from bmrep.claims.core import Results, evaluate
+from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
+
+SETTINGS = {"fig3_models": ["784x10", "784x99"]}
+SIGNS = np.array([1.0, -1.0, 1.0, -1.0])  # errors of equal size: bootstrap RMSEs do not vary, so s = 0
+
+
+def _exact_check():
+    rows = []
+    for scale, err in ((1.0, 0.02), (3.0, -0.05)):
+        for m in ("AIS", "RAISE", "RTS", "TS", "MBAR", "TI-RB"):
+            rows.append({"weight_scale": scale, "method": m, "estimate": 10.0 + err, "stderr": 0.1, "exact": 10.0, "z": err / 0.1})
+    return pd.DataFrame(rows)
+
+
+def _fig1(rb_err=0.1, ts_err=0.3, conv=3, n_iterations=10, seeds=None):
+    rows = []
+    for seed in seeds if seeds is not None else [None]:
+        for variant, err in (("RB", rb_err), ("TS", ts_err)):
+            for it in range(1, n_iterations + 1):
+                for k in (1, 2):
+                    e = 0.0 if k == 1 else err
+                    row = {"variant": variant, "stage": "initial", "iteration": it, "k": k, "beta": k - 1.0, "log_zhat": 5.0 + e,
+                           "c": 0.5, "exact": 5.0, "converged_at": conv if variant == "RB" else -1}  # fmt: skip
+                    if seed is not None:
+                        row["seed"] = seed
+                    rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _fig2():
+    rows = []
+    for rep, sign in enumerate(SIGNS):
+        for n, scale in ((100, 1.0), (400, 0.5)):
+            for m, f in (("RTS", 1.0), ("MBAR", 1.0), ("TI Riemann", 2.0)):
+                rows.append({"repeat": rep, "n_samples": n, "method": m, "estimate": 3.0 + sign * scale * f, "exact": 3.0})
+    return pd.DataFrame(rows)
+
+
+def _fig3(ais_err=-0.5, raise_err=0.5, rts_err=0.1):
+    rows = []
+    for rep, sign in enumerate(SIGNS):
+        for m, e in (("RTS", sign * rts_err), ("AIS", ais_err + 0.01 * sign), ("RAISE", raise_err + 0.01 * sign)):
+            for b in (60, 120):
+                rows.append({"model": "784x10", "repeat": rep, "method": m, "sweeps": b, "estimate": 100.0 + e, "stderr": 0.1})
+    truth = pd.DataFrame([{"model": "784x10", "method": "truth", "estimate": 100.0, "stderr": 0.01, "sweeps": 600}])
+    return pd.DataFrame(rows), [truth]
+
+
+def _fig4():
+    rows = [{"K": K, "method": "RTS", "mean": 0, "truth": 0, "bias": 0.0, "n": 5, "rmse": r} for K, r in ((10, 0.2), (100, 0.1), (1000, 0.11))]
+    rows += [{"K": K, "method": "TI", "mean": 0, "truth": 0, "bias": b, "n": 5, "rmse": abs(b)} for K, b in ((10, -1.0), (100, -0.1), (1000, -0.01))]
+    return pd.DataFrame(rows)
+
+
+def _fig5(move=5.0, gap=0.2):
+    its = list(range(0, 100, 10))
+    lz_ais = np.linspace(100.0, 100.0 + move, len(its))
+    lz_rts = lz_ais - gap  # RTS tracks AIS to within gap
+    mean_f = -np.full(len(its), 20.0)
+    return pd.DataFrame({"iteration": its, "train_rts": -mean_f - lz_rts, "train_ais": -mean_f - lz_ais, "log_z_rts": lz_rts, "log_z_ais": lz_ais})
+
+
+def _tables(**over):
+    fig3, truth = _fig3()
+    t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig2_estimates": _fig2(), "fig3_estimates": fig3, "fig3_truth": truth,
+         "fig4": _fig4(), "fig5": _fig5()}  # fmt: skip
+    t.update(over)
+    return t
+
+
+def _decided(profile="default", **over):
+    return {d.claim.id: d for d in evaluate(claims(SETTINGS), Results(_tables(**over), settings=SETTINGS, profile=profile))}
+
+
+def test_ids_kinds_and_thresholds_follow_the_spec():
+    cs = {c.id: c for c in claims(SETTINGS)}
+    assert len(cs) == 9 + 3 + 7 + 6 + 2 + 2
+    assert cs["carlson2016/fig1/rao_blackwell_reduces_error"].kind == "ordering"
+    assert cs["carlson2016/fig1/stops_within_10_iterations"].kind == "one-sided"
+    assert cs["carlson2016/fig2/rts_consistent"].kind == "trend"
+    assert cs["carlson2016/fig3/784x10/rts_beats_ais"].kind == "ordering"
+    assert cs["carlson2016/fig5/tracks_ais"].kind == "all-of"
+    lo, hi = cs["carlson2016/fig2/rts_close_to_mbar"].threshold.lo, cs["carlson2016/fig2/rts_close_to_mbar"].threshold.hi
+    assert (math.exp(lo), math.exp(hi)) == pytest.approx((0.5, 2.0))
+    assert cs["carlson2016/fig1/final_log_z"].threshold.fields()["threshold"] == "[-0.05, 0.05]"
+    assert "[-0.05, 0.05]" in cs["carlson2016/fig1/final_log_z"].statement
+
+
+def test_smoke_profile_decides_nothing():
+    assert {d.verdict for d in _decided(profile="smoke").values()} == {NOT_RUN}
+
+
+def test_exact_check_reports_the_worst_model_with_one_run():
+    d = _decided()
+    ais = d["carlson2016/exact_check/AIS"]
+    assert ais.estimate.value == pytest.approx(-0.05) and ais.estimate.n == 1 and ais.verdict == INCONCLUSIVE
+    assert d["carlson2016/exact_check/TI-RB"].verdict == NOT_RUN and "issue 20" in d["carlson2016/exact_check/TI-RB"].details
+    assert d["carlson2016/exact_check/MBAR"].verdict == INCONCLUSIVE
+
+
+def test_fig1_one_seed_is_inconclusive_and_seeds_decide():
+    d = _decided()
+    rb = d["carlson2016/fig1/rao_blackwell_reduces_error"]
+    assert rb.estimate.value == pytest.approx(5 * (0.1 - 0.3) / math.sqrt(2)) and rb.verdict == INCONCLUSIVE
+    assert d["carlson2016/fig1/final_log_z"].estimate.value == pytest.approx(0.1)
+    many = pd.concat([_fig1(rb_err=0.1 + 0.001 * s, seeds=[s]) for s in range(20)], ignore_index=True)
+    d = _decided(fig1=many)
+    assert d["carlson2016/fig1/rao_blackwell_reduces_error"].verdict == REPRODUCED
+    assert d["carlson2016/fig1/rao_blackwell_reduces_error"].estimate.n == 20
+    assert d["carlson2016/fig1/stops_within_10_iterations"].verdict == REPRODUCED
+    assert d["carlson2016/fig1/final_log_z"].verdict == NOT_REPRODUCED  # 0.1 nats off, every seed
+
+
+def test_fig1_stopping_rule_needs_ten_iterations_to_say_no():
+    d = _decided(fig1=_fig1(conv=-1, n_iterations=4))
+    assert d["carlson2016/fig1/stops_within_10_iterations"].verdict == NOT_RUN
+    never = pd.concat([_fig1(conv=-1, seeds=[s]) for s in range(20)], ignore_index=True)
+    assert _decided(fig1=never)["carlson2016/fig1/stops_within_10_iterations"].verdict == NOT_REPRODUCED
+
+
+def test_fig2_slopes_and_ratio_from_the_repeats():
+    d = _decided()
+    rts = d["carlson2016/fig2/rts_consistent"]
+    assert rts.estimate.value == pytest.approx(math.log(0.5) / math.log(4)) and rts.estimate.n == 4
+    assert rts.estimate.std_error == pytest.approx(0.0, abs=1e-12) and rts.verdict == REPRODUCED
+    ratio = d["carlson2016/fig2/rts_close_to_mbar"]
+    assert ratio.estimate.value == pytest.approx(0.0) and ratio.verdict == REPRODUCED
+    assert d["carlson2016/fig2/ti_rb_bias_floor"].verdict == NOT_RUN
+
+
+def test_fig3_against_the_truth_with_repeats():
+    d = _decided()
+    assert d["carlson2016/fig3/784x10/ais_below_truth"].estimate.value == pytest.approx(-0.5)
+    assert d["carlson2016/fig3/784x10/ais_below_truth"].verdict == REPRODUCED
+    assert d["carlson2016/fig3/784x10/raise_above_truth"].verdict == REPRODUCED
+    beats = d["carlson2016/fig3/784x10/rts_beats_ais"]
+    assert beats.estimate.value == pytest.approx(0.1 - math.sqrt(0.5**2 + 0.01**2), abs=1e-3) and beats.estimate.n == 4
+    assert d["carlson2016/fig3/784x99/rts_beats_ais"].verdict == NOT_RUN  # a model this run did not make
+    fig3, truth = _fig3(ais_err=0.5, raise_err=-0.5, rts_err=1.0)
+    bad = _decided(fig3_estimates=fig3, fig3_truth=truth)
+    assert bad["carlson2016/fig3/784x10/ais_below_truth"].verdict == NOT_REPRODUCED
+    assert bad["carlson2016/fig3/784x10/raise_above_truth"].verdict == NOT_REPRODUCED
+
+
+def test_fig4_from_one_run_per_k_is_inconclusive():
+    d = _decided()
+    ins = d["carlson2016/fig4/rts_insensitive_to_k"]
+    assert ins.estimate.value == pytest.approx(math.log(1.1)) and ins.verdict == INCONCLUSIVE
+    ti = d["carlson2016/fig4/ti_error_grows_as_k_shrinks"]
+    assert ti.estimate.value == pytest.approx(-1.0) and ti.estimate.n == 1
+
+
+def test_fig5_tracking_and_the_frozen_tracker():
+    d = _decided()
+    tracks = d["carlson2016/fig5/tracks_ais"]
+    assert len(tracks.parts) == 10 and tracks.estimate.value == pytest.approx(0.2) and tracks.verdict == INCONCLUSIVE
+    frozen = d["carlson2016/fig5/beats_frozen_tracker"]
+    # RTS stays 0.2 off; the frozen tracker falls 5 i / 9 behind at checkpoint i, plus its own 0.2 offset
+    assert frozen.estimate.value == pytest.approx(0.2 - np.mean([5 * i / 9 + 0.2 for i in range(1, 10)])) and frozen.estimate.n == 9
+    assert frozen.verdict == REPRODUCED
+    still = _decided(fig5=_fig5(move=0.5))
+    assert still["carlson2016/fig5/beats_frozen_tracker"].verdict == INCONCLUSIVE
+    assert "moved 0.50 nats" in still["carlson2016/fig5/beats_frozen_tracker"].details
