@@ -43,7 +43,7 @@ C16_READS = {
                         "n_bootstrap", "n_bootstrap_mbar", "mbar_max_K")),
     "fig4": ("fig4", ("n_hidden", "n_bootstrap", "n_bootstrap_mbar", "subset_size", "n_chains", "n_sweeps")),
 }
-C16_CFG = {job: {k: C16[section][k] for k in keys} for job, (section, keys) in C16_READS.items()}
+C16_CFG = {job: settings(f"carlson2016/{section}", *keys) for job, (section, keys) in C16_READS.items()}
 
 
 C16_FIGS = [figures(f"carlson2016/fig{i}.png") for i in range(1, 6)]
