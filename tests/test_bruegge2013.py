@@ -7,8 +7,15 @@ from scipy import stats
 
 from bmrep.datasets.toys import BASIC_MODES
 from bmrep.estimators.exact import joint_probabilities
-from bmrep.experiments.bruegge2013 import class_changes, recipes, summaries, train
+from bmrep.experiments.bruegge2013 import (
+    benchmarks,
+    class_changes,
+    recipes,
+    summaries,
+    train,
+)
 from bmrep.experiments.bruegge2013.common import DATA_KEYS
+from bmrep.experiments.bruegge2013.models import unstack_models
 from bmrep.experiments.bruegge2013.slem import slem_study
 from bmrep.models.rbm import RBM, sigmoid
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
@@ -123,7 +130,7 @@ def test_tables34_quartiles_and_censoring():
 
 def test_pt_training_is_reproducible_and_learns():
     """t-PT_k training (train_rbm_pt): identical for identical seeds; the exact log-likelihood rises on 4x4 BAS."""
-    bench = train.make_benchmark("bas", 1)
+    bench = benchmarks.make_benchmark("bas", 1)
     recipe = {"algorithm": "pt", "k": 1, "lr": 0.1, "n_updates": 1000, "n_temperatures": 3}
     m1, u, ll = train.train(bench, recipe, "T", 0, 5, "test", eval_every=500)
     m2, _, ll2 = train.train(bench, recipe, "T", 0, 5, "test", eval_every=500)
@@ -174,11 +181,25 @@ def test_a_benchmark_depends_on_its_data_keys_only(bench):
     mnist = rng(2013, "test_bruegge2013", "fake_mnist").integers(0, 2, (20, 6)).astype(np.float64)
     base = {"modes_train_size": 50, "batch_size": 10, "mnist_hidden": 4, "mnist_eval_size": 8}
     others = {k: v for k, v in PERTURBED_DATA.items() if k not in DATA_KEYS[bench]}
-    a = train.make_benchmark(bench, 3, mnist=mnist, **base)
-    b = train.make_benchmark(bench, 3, mnist=mnist, **{**base, **others})
+    a = benchmarks.make_benchmark(bench, 3, mnist=mnist, **base)
+    b = benchmarks.make_benchmark(bench, 3, mnist=mnist, **{**base, **others})
     np.testing.assert_array_equal(a.X_train, b.X_train)
     np.testing.assert_array_equal(a.X_eval, b.X_eval)
     assert (a.n_hidden, a.batch_size) == (b.n_hidden, b.batch_size)
     for key in DATA_KEYS[bench]:  # and each listed key does matter
-        c = train.make_benchmark(bench, 3, mnist=mnist, **{**base, key: PERTURBED_DATA[key]})
+        c = benchmarks.make_benchmark(bench, 3, mnist=mnist, **{**base, key: PERTURBED_DATA[key]})
         assert (c.X_train.shape, c.X_eval.shape, c.n_hidden, c.batch_size) != (a.X_train.shape, a.X_eval.shape, a.n_hidden, a.batch_size)
+
+
+def test_trained_models_round_trip_through_their_arrays():
+    """The model file of a shard (train_models) gives back the trained RBMs exactly, in repeat order."""
+    bench = benchmarks.make_benchmark("bas", 1)
+    recipe = {"algorithm": "cd", "k": 1, "lr": 0.1, "n_updates": 20}
+    arrays = train.train_models(bench, recipe, [3, 5], 7, "classes")
+    np.testing.assert_array_equal(arrays["repeat"], [3, 5])
+    for rbm, r in zip(unstack_models(arrays), [3, 5]):
+        direct, _, _ = train.train(bench, recipe, "G", r, 7, "classes_models")
+        np.testing.assert_array_equal(rbm.W, direct.W)
+        np.testing.assert_array_equal(rbm.c, direct.c)
+    with pytest.raises(ValueError):
+        train.model_key("table1", recipe)

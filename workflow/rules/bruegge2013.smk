@@ -184,9 +184,37 @@ rule bruegge2013_fig3_learning:
         "../scripts/bruegge2013/fig3_learning.py"
 
 
+# Table 2 / Fig. 4: the RBMs are trained in one job and sampled in the next,
+# so a change to a sampling setting (n_steps, burn_in, ...) does not retrain them.
+rule bruegge2013_autocorr_models:
+    input:
+        unpack(b13_mnist),
+    output:
+        models=results("models/bruegge2013/autocorr/{bench}/{shard}.npz"),
+    log:
+        logs("bruegge2013/autocorr_models/{bench}_{shard}.log"),
+    wildcard_constraints:
+        bench=B13_BENCH,
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("bruegge2013/train_models.py"),
+        stage="autocorr",
+        data=b13_data,
+        recipe=lambda w: B13_AC["models"][w.bench]["train"],
+        seed=SEED,
+        repeats=lambda w: shard_repeats(
+            B13_AC["models"][w.bench]["n_rbms"], B13_AC["shard_size"], w.shard
+        ),
+    script:
+        "../scripts/bruegge2013/train_models.py"
+
+
 rule bruegge2013_autocorr_shard:
     input:
         unpack(b13_mnist),
+        models=rules.bruegge2013_autocorr_models.output.models,
     output:
         runs=results("bruegge2013/shards/autocorr/{bench}/{shard}.npz"),
     log:
@@ -199,15 +227,11 @@ rule bruegge2013_autocorr_shard:
     params:
         code=code_version("bruegge2013/autocorr_shard.py"),
         data=b13_data,
-        recipe=lambda w: B13_AC["models"][w.bench]["train"],
         sampling=lambda w: {
             "n_steps": B13_AC["models"][w.bench]["n_steps"],
             **b13_keys(B13_AC, "burn_in", "n_chains", "max_lag"),
         },
         seed=SEED,
-        repeats=lambda w: shard_repeats(
-            B13_AC["models"][w.bench]["n_rbms"], B13_AC["shard_size"], w.shard
-        ),
     script:
         "../scripts/bruegge2013/autocorr_shard.py"
 
@@ -258,7 +282,31 @@ rule bruegge2013_fig4_acf:
         "../scripts/bruegge2013/fig4_acf.py"
 
 
+# Tables 3 and 4: trained in one job, sampled in the next (as Table 2).
+rule bruegge2013_classes_models:
+    output:
+        models=results("models/bruegge2013/classes/{bench}/{shard}.npz"),
+    log:
+        logs("bruegge2013/classes_models/{bench}_{shard}.log"),
+    wildcard_constraints:
+        bench="modes_0p1|modes_0p01",
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("bruegge2013/train_models.py"),
+        stage="classes",
+        data=b13_data,
+        recipe=B13_CC["train"],
+        seed=SEED,
+        repeats=lambda w: shard_repeats(B13_CC["n_rbms"], B13_CC["shard_size"], w.shard),
+    script:
+        "../scripts/bruegge2013/train_models.py"
+
+
 rule bruegge2013_classes_shard:
+    input:
+        models=rules.bruegge2013_classes_models.output.models,
     output:
         runs=results("bruegge2013/shards/classes/{bench}/{shard}.npz"),
     log:
@@ -270,11 +318,8 @@ rule bruegge2013_classes_shard:
     threads: 1
     params:
         code=code_version("bruegge2013/classes_shard.py"),
-        data=b13_data,
-        recipe=B13_CC["train"],
         sampling=b13_keys(B13_CC, "n_steps", "n_starts", "max_steps"),
         seed=SEED,
-        repeats=lambda w: shard_repeats(B13_CC["n_rbms"], B13_CC["shard_size"], w.shard),
     script:
         "../scripts/bruegge2013/classes_shard.py"
 

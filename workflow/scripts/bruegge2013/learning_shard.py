@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from bmrep.experiments.bruegge2013.train import learning_curves, make_benchmark
+from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
+from bmrep.experiments.bruegge2013.train import learning_curves
 from bmrep.io import load_npz, save_npz
 from bmrep.runtime import setup_job
 

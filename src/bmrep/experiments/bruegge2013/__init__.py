@@ -8,12 +8,15 @@ per pipeline stage (spec section 5), so a job imports only the code it runs:
 * :mod:`.common`: the paper's random-stream key, benchmark names and labels.
 * :mod:`.operators`: G, T and the blend by name.
 * :mod:`.recipes`: a training recipe from the config, and its label.
-* :mod:`.train`: the benchmarks of sec. 4.2 and RBM training with G or T
-  (the learning shards of Table 1 and Fig. 3, bottom).
+* :mod:`.benchmarks`: the data sets of sec. 4.2.
+* :mod:`.train`: RBM training with G or T: the learning curves of Table 1
+  and Fig. 3 (bottom), and the RBMs sampled for Table 2 and Tables 3 and 4.
+* :mod:`.models`: the trained RBMs of one shard as arrays and back.
 * :mod:`.slem`: exact transition matrices of random RBMs (Fig. 3, top).
-* :mod:`.autocorrelation`: energy autocorrelation of single chains
-  (Table 2, Fig. 4).
-* :mod:`.class_changes`: class changes on Artificial Modes (Tables 3 and 4).
+* :mod:`.autocorrelation`: energy autocorrelation of single chains of the
+  trained RBMs (Table 2, Fig. 4).
+* :mod:`.class_changes`: class changes of the trained RBMs on Artificial
+  Modes (Tables 3 and 4).
 * :mod:`.summaries`: the tables (Fig. 3 fractions, Tables 1 to 4) from the
   shards.
 

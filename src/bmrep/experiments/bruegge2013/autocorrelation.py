@@ -1,4 +1,4 @@
-"""Energy autocorrelation of single chains under G and T (Brügge et al. 2013, sec. 4.3/5.3; Table 2, Fig. 4)."""
+"""Energy autocorrelation of single chains of trained RBMs under G and T (Brügge et al. 2013, sec. 4.3/5.3; Table 2, Fig. 4)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from ...diagnostics.autocorr import (
 from ...models.rbm import RBM
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as keyed_rng
+from .benchmarks import Benchmark
 from .common import PAPER
+from .models import stack_models
 from .operators import OPERATORS
-from .train import Benchmark, train
 
 
 def energy_traces(rbm: RBM, op, v0: np.ndarray, n_steps: int, streams: ChainStreams, burn_in: int = 0) -> np.ndarray:
@@ -39,8 +40,8 @@ def autocorrelation_summary(E: np.ndarray, max_lag: int) -> dict:
     return {"tau_ar": tau_ar, "tau_int": tau_int, "acf": acf}
 
 
-def autocorrelation_runs(bench: Benchmark, recipe: dict, repeats, seed: int, settings: dict) -> dict:
-    """Train RBMs with ``recipe`` (Gibbs), then sample each with G and T (sec. 4.3).
+def autocorrelation_runs(bench: Benchmark, models: list[RBM], repeats, seed: int, settings: dict) -> dict:
+    """Sample each trained RBM (one per repeat) with G and with T (sec. 4.3).
 
     settings: ``n_steps`` (recorded sweeps per chain), ``burn_in``,
     ``n_chains`` (independent chains per RBM, started at training examples
@@ -55,10 +56,7 @@ def autocorrelation_runs(bench: Benchmark, recipe: dict, repeats, seed: int, set
     out = {"repeat": [], "chain": []}
     for name in OPERATORS:
         out.update({f"tau_ar_{name}": [], f"tau_int_{name}": [], f"acf_{name}": []})
-    params = []
-    for r in repeats:
-        model, _, _ = train(bench, recipe, "G", int(r), seed, f"autocorr_models_{recipe['algorithm']}")
-        params.append(model.params())
+    for model, r in zip(models, repeats, strict=True):
         nc = int(settings["n_chains"])
         v0 = bench.X_train[keyed_rng(seed, PAPER, "autocorr_start", bench.name, int(r)).integers(0, len(bench.X_train), nc)]
         for name, op in OPERATORS.items():
@@ -71,6 +69,5 @@ def autocorrelation_runs(bench: Benchmark, recipe: dict, repeats, seed: int, set
         out["repeat"] += [int(r)] * nc
         out["chain"] += list(range(nc))
     res = {k: np.asarray(v) for k, v in out.items()}
-    for key in ("W", "b", "c"):
-        res[f"model_{key}"] = np.stack([p[key] for p in params])
+    res.update({f"model_{k}": v for k, v in stack_models(models, repeats).items() if k != "repeat"})
     return res

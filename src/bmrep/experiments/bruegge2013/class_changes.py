@@ -1,4 +1,4 @@
-"""Class changes on Artificial Modes under G and T (Brügge et al. 2013, sec. 4.4/5.4; Tables 3 and 4)."""
+"""Class changes of trained RBMs on Artificial Modes under G and T (Brügge et al. 2013, sec. 4.4/5.4; Tables 3 and 4)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from ...sampling.streams import ChainStreams
 from ...seeds import rng as keyed_rng
 from .common import MODES_P_MUT, PAPER
 from .operators import OPERATORS
-from .train import Benchmark, train
 
 
 def class_sequence(rbm: RBM, op, v0: np.ndarray, n_steps: int, streams: ChainStreams, modes=BASIC_MODES) -> np.ndarray:
@@ -49,8 +48,8 @@ def first_change_steps(rbm: RBM, op, v0: np.ndarray, max_steps: int, streams: Ch
     return first
 
 
-def class_change_runs(bench: Benchmark, recipe: dict, repeats, seed: int, settings: dict) -> dict:
-    """Train RBMs with ``recipe`` (CD-5, Gibbs), then Table 3 and Table 4 runs with G and T.
+def class_change_runs(bench_name: str, models: list[RBM], repeats, seed: int, settings: dict) -> dict:
+    """Table 3 and Table 4 runs with G and T on trained RBMs (one per repeat) of Artificial Modes.
 
     settings: ``n_steps`` (chain from all-ones visible units, Table 3),
     ``n_starts`` (starts drawn from the training distribution, Table 4),
@@ -62,19 +61,18 @@ def class_change_runs(bench: Benchmark, recipe: dict, repeats, seed: int, settin
         Per RBM: repeat, changes_{G,T} (Table 3) and first_{G,T} (Table 4,
         one value per start).
     """
-    p_mut = MODES_P_MUT[bench.name]
+    p_mut = MODES_P_MUT[bench_name]
     out = {"repeat": []}
     for name in OPERATORS:
         out[f"changes_{name}"] = []
         out[f"first_{name}"] = []
-    for r in repeats:
-        model, _, _ = train(bench, recipe, "G", int(r), seed, "classes_models")
+    for model, r in zip(models, repeats, strict=True):
         out["repeat"].append(int(r))
-        starts, _ = artificial_modes(int(settings["n_starts"]), p_mut, keyed_rng(seed, PAPER, "classes_starts", bench.name, int(r)))
+        starts, _ = artificial_modes(int(settings["n_starts"]), p_mut, keyed_rng(seed, PAPER, "classes_starts", bench_name, int(r)))
         for name, op in OPERATORS.items():
-            st1 = ChainStreams.from_seed(seed, PAPER, "classes_chain", bench.name, int(r), name, n_chains=1)
+            st1 = ChainStreams.from_seed(seed, PAPER, "classes_chain", bench_name, int(r), name, n_chains=1)
             cls = class_sequence(model, op, np.ones((1, model.n_visible)), settings["n_steps"], st1)
             out[f"changes_{name}"].append(int(count_class_changes(cls)[0]))
-            stn = ChainStreams.from_seed(seed, PAPER, "classes_first", bench.name, int(r), name, n_chains=len(starts))
+            stn = ChainStreams.from_seed(seed, PAPER, "classes_first", bench_name, int(r), name, n_chains=len(starts))
             out[f"first_{name}"].append(first_change_steps(model, op, starts, settings["max_steps"], stn))
     return {k: np.asarray(v) for k, v in out.items()}
