@@ -1,17 +1,34 @@
 # Brügge, Fischer & Igel (2013): the flip-the-state transition operator.
 # Spec section 5: fig3_slem, table1 + fig3_learning, table2 + fig4_acf, table3, table4.
 # Every repeat is keyed by its index (never by shard), so sharding does not change numbers.
+# Each rule receives only the settings its script reads (never the whole
+# section), so a change to one table's or figure's settings reruns that
+# table or figure and what consumes it, and no training upstream of it.
+
+from bmrep.experiments.bruegge2013.common import DATA_KEYS as B13_DATA_KEYS
+from bmrep.experiments.bruegge2013.recipes import learning_recipe as b13_learning_recipe
 
 validate(config["bruegge2013"], "../schemas/bruegge2013.schema.yaml")
 
 B13 = paper_config("bruegge2013")
+B13_SLEM = B13["slem"]
 B13_LEARN = B13["learning"]
+B13_CURVE = B13["curve"]
 B13_AC = B13["autocorr"]
 B13_CC = B13["classes"]
 
 
 # Helpers as lambdas (the linter wants no functions in rule files).
 b13_lr = lambda lr: f"{float(lr):g}"
+b13_keys = lambda section, *keys: {k: section[k] for k in keys}
+# The data settings one benchmark reads (the MNIST ones do not retrain the toy sets).
+b13_data = lambda w: b13_keys(
+    B13["data"], *(k for k in B13_DATA_KEYS[w.bench] if k in B13["data"])
+)
+# MNIST benchmarks read the binary MNIST file; the toy sets are generated in the job.
+b13_mnist = lambda w: (
+    {"mnist": data("mnist_binary.npz")} if w.bench.startswith("mnist") else {}
+)
 B13_LEARN_KEYS = [
     (bench, alg, op, b13_lr(lr))
     for bench in B13_LEARN["benchmarks"]
@@ -20,51 +37,34 @@ B13_LEARN_KEYS = [
     for lr in B13_LEARN["learning_rates"]
 ]
 B13_LEARN_SHARDS = shards(B13_LEARN["n_repeats"], B13_LEARN["shard_size"])
-b13_learning_shards = lambda bench, alg, op, lr: expand(
-    results("bruegge2013/shards/learning/{bench}/{alg}_{op}_lr{lr}/{shard}.npz"),
-    bench=bench, alg=alg, op=op, lr=lr, shard=B13_LEARN_SHARDS,
+B13_CURVE_RECIPE = b13_learning_recipe(
+    B13_LEARN,
+    B13_CURVE,
+    B13_CURVE["benchmark"],
+    B13_CURVE["algorithm"],
+    B13_CURVE["lr"],
 )
-b13_autocorr_shards = lambda bench: expand(
-    results("bruegge2013/shards/autocorr/{bench}/{shard}.npz"),
-    bench=bench, shard=shards(B13_AC["models"][bench]["n_rbms"], B13_AC["shard_size"]),
-)
-b13_classes_shards = lambda bench: expand(
-    results("bruegge2013/shards/classes/{bench}/{shard}.npz"),
-    bench=bench, shard=shards(B13_CC["n_rbms"], B13_CC["shard_size"]),
-)
-# MNIST benchmarks read the binary MNIST file; the toy sets are generated in the job.
-b13_mnist = lambda w: {"mnist": data("mnist_binary.npz")} if w.bench.startswith("mnist") else {}
-
-
-B13_FIGS = [figures("bruegge2013/fig3_slem.png"), figures("bruegge2013/fig3_learning.png")]
-if "mnist500" in B13_AC["benchmarks"]:
-    B13_FIGS.append(figures("bruegge2013/fig4_acf.png"))
-PAPER_FIGURES["bruegge2013"] += B13_FIGS
-PAPER_TARGETS["bruegge2013"] += B13_FIGS + [
-    results("bruegge2013/fig3_slem.csv"),
-    results("bruegge2013/table1.csv"),
-    results("bruegge2013/table2.csv"),
-    results("bruegge2013/table3.csv"),
-    results("bruegge2013/table4.csv"),
-]
-
-
+B13_AC_SHARDS = {
+    b: shards(B13_AC["models"][b]["n_rbms"], B13_AC["shard_size"])
+    for b in B13_AC["benchmarks"]
+}
+B13_CC_SHARDS = shards(B13_CC["n_rbms"], B13_CC["shard_size"])
 B13_BENCH = "bas|modes_0p1|modes_0p01|mnist|mnist500"
 
 
 rule bruegge2013_slem_shard:
-    wildcard_constraints:
-        size=r"\d+",
     output:
-        results("bruegge2013/shards/slem/{size}.csv"),
-    conda:
-        CONDA_ENV
+        slems=results("bruegge2013/shards/slem/{size}.csv"),
     log:
         logs("bruegge2013/slem_{size}.log"),
+    wildcard_constraints:
+        size=r"\d+",
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("bruegge2013/slem_shard.py"),
-        cfg=B13["slem"],
+        slem=b13_keys(B13_SLEM, "c_values", "n_rbms", "blend_alpha"),
         seed=SEED,
     script:
         "../scripts/bruegge2013/slem_shard.py"
@@ -72,44 +72,66 @@ rule bruegge2013_slem_shard:
 
 rule bruegge2013_fig3_slem:
     input:
-        expand(results("bruegge2013/shards/slem/{size}.csv"), size=B13["slem"]["sizes"]),
+        expand(rules.bruegge2013_slem_shard.output.slems, size=B13_SLEM["sizes"]),
     output:
         csv=results("bruegge2013/fig3_slem.csv"),
-        fig=report(figures("bruegge2013/fig3_slem.png"), caption="../report/bruegge2013_fig3_slem.rst", category="bruegge2013"),
-    conda:
-        CONDA_ENV
+        fig=report(
+            figures("bruegge2013/fig3_slem.png"),
+            caption="../report/bruegge2013_fig3_slem.rst",
+            category="bruegge2013",
+        ),
     log:
         logs("bruegge2013/fig3_slem.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("bruegge2013/fig3_slem.py"),
-        cfg=B13["slem"],
+        n_rbms=B13_SLEM["n_rbms"],
         profile=PROFILE,
     script:
         "../scripts/bruegge2013/fig3_slem.py"
 
 
 rule bruegge2013_learning_shard:
+    input:
+        unpack(b13_mnist),
+    output:
+        curves=results(
+            "bruegge2013/shards/learning/{bench}/{alg}_{op}_lr{lr}/{shard}.npz"
+        ),
+    log:
+        logs("bruegge2013/learning/{bench}_{alg}_{op}_lr{lr}_{shard}.log"),
     wildcard_constraints:
         bench=B13_BENCH,
         alg="cd|pcd|pt",
         op="G|T",
         lr=r"[0-9.]+",
-    input:
-        unpack(b13_mnist),
-    output:
-        results("bruegge2013/shards/learning/{bench}/{alg}_{op}_lr{lr}/{shard}.npz"),
     conda:
         CONDA_ENV
-    log:
-        logs("bruegge2013/learning/{bench}_{alg}_{op}_lr{lr}_{shard}.log"),
     threads: 1
     params:
         code=code_version("bruegge2013/learning_shard.py"),
-        cfg=B13,
+        data=b13_data,
+        recipe=lambda w: b13_learning_recipe(
+            B13_LEARN, B13_CURVE, w.bench, w.alg, float(w.lr)
+        ),
+        eval_every=B13_LEARN["eval_every"],
         seed=SEED,
-        repeats=lambda w: shard_repeats(B13_LEARN["n_repeats"], B13_LEARN["shard_size"], w.shard),
+        repeats=lambda w: shard_repeats(
+            B13_LEARN["n_repeats"], B13_LEARN["shard_size"], w.shard
+        ),
     script:
         "../scripts/bruegge2013/learning_shard.py"
+
+
+b13_learning_shards = lambda bench, alg, op, lr: expand(
+    rules.bruegge2013_learning_shard.output.curves,
+    bench=bench,
+    alg=alg,
+    op=op,
+    lr=lr,
+    shard=B13_LEARN_SHARDS,
+)
 
 
 rule bruegge2013_table1:
@@ -118,13 +140,12 @@ rule bruegge2013_table1:
     output:
         table=results("bruegge2013/table1.csv"),
         runs=results("bruegge2013/learning_runs.csv"),
-    conda:
-        CONDA_ENV
     log:
         logs("bruegge2013/table1.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("bruegge2013/table1.py"),
-        cfg=B13,
         settings=[key for key in B13_LEARN_KEYS for _ in B13_LEARN_SHARDS],
     script:
         "../scripts/bruegge2013/table1.py"
@@ -132,41 +153,94 @@ rule bruegge2013_table1:
 
 rule bruegge2013_fig3_learning:
     input:
-        G=b13_learning_shards(B13["curve"]["benchmark"], B13["curve"]["algorithm"], "G", b13_lr(B13["curve"]["lr"]))[0],
-        T=b13_learning_shards(B13["curve"]["benchmark"], B13["curve"]["algorithm"], "T", b13_lr(B13["curve"]["lr"]))[0],
+        G=b13_learning_shards(
+            B13_CURVE["benchmark"],
+            B13_CURVE["algorithm"],
+            "G",
+            b13_lr(B13_CURVE["lr"]),
+        )[0],
+        T=b13_learning_shards(
+            B13_CURVE["benchmark"],
+            B13_CURVE["algorithm"],
+            "T",
+            b13_lr(B13_CURVE["lr"]),
+        )[0],
     output:
-        report(figures("bruegge2013/fig3_learning.png"), caption="../report/bruegge2013_fig3_learning.rst", category="bruegge2013"),
-    conda:
-        CONDA_ENV
+        report(
+            figures("bruegge2013/fig3_learning.png"),
+            caption="../report/bruegge2013_fig3_learning.rst",
+            category="bruegge2013",
+        ),
     log:
         logs("bruegge2013/fig3_learning.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("bruegge2013/fig3_learning.py"),
-        cfg=B13,
+        benchmark=B13_CURVE["benchmark"],
+        recipe=B13_CURVE_RECIPE,
         profile=PROFILE,
     script:
         "../scripts/bruegge2013/fig3_learning.py"
 
 
-rule bruegge2013_autocorr_shard:
-    wildcard_constraints:
-        bench=B13_BENCH,
+# Table 2 / Fig. 4: the RBMs are trained in one job and sampled in the next,
+# so a change to a sampling setting (n_steps, burn_in, ...) does not retrain them.
+rule bruegge2013_autocorr_models:
     input:
         unpack(b13_mnist),
     output:
-        results("bruegge2013/shards/autocorr/{bench}/{shard}.npz"),
+        models=results("models/bruegge2013/autocorr/{bench}/{shard}.npz"),
+    log:
+        logs("bruegge2013/autocorr_models/{bench}_{shard}.log"),
+    wildcard_constraints:
+        bench=B13_BENCH,
     conda:
         CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("bruegge2013/train_models.py"),
+        stage="autocorr",
+        data=b13_data,
+        recipe=lambda w: B13_AC["models"][w.bench]["train"],
+        seed=SEED,
+        repeats=lambda w: shard_repeats(
+            B13_AC["models"][w.bench]["n_rbms"], B13_AC["shard_size"], w.shard
+        ),
+    script:
+        "../scripts/bruegge2013/train_models.py"
+
+
+rule bruegge2013_autocorr_shard:
+    input:
+        unpack(b13_mnist),
+        models=rules.bruegge2013_autocorr_models.output.models,
+    output:
+        runs=results("bruegge2013/shards/autocorr/{bench}/{shard}.npz"),
     log:
         logs("bruegge2013/autocorr/{bench}_{shard}.log"),
+    wildcard_constraints:
+        bench=B13_BENCH,
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("bruegge2013/autocorr_shard.py"),
-        cfg=B13,
+        data=b13_data,
+        sampling=lambda w: {
+            "n_steps": B13_AC["models"][w.bench]["n_steps"],
+            **b13_keys(B13_AC, "burn_in", "n_chains", "max_lag"),
+        },
         seed=SEED,
-        repeats=lambda w: shard_repeats(B13_AC["models"][w.bench]["n_rbms"], B13_AC["shard_size"], w.shard),
     script:
         "../scripts/bruegge2013/autocorr_shard.py"
+
+
+b13_autocorr_shards = lambda bench: expand(
+    rules.bruegge2013_autocorr_shard.output.runs,
+    bench=bench,
+    shard=B13_AC_SHARDS.get(bench, []),
+)
 
 
 rule bruegge2013_table2:
@@ -175,13 +249,12 @@ rule bruegge2013_table2:
     output:
         table=results("bruegge2013/table2.csv"),
         chains=results("bruegge2013/autocorr_chains.csv"),
-    conda:
-        CONDA_ENV
     log:
         logs("bruegge2013/table2.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("bruegge2013/table2.py"),
-        cfg=B13,
         benches=[b for b in B13_AC["benchmarks"] for _ in b13_autocorr_shards(b)],
     script:
         "../scripts/bruegge2013/table2.py"
@@ -189,84 +262,145 @@ rule bruegge2013_table2:
 
 rule bruegge2013_fig4_acf:
     input:
-        b13_autocorr_shards("mnist500") if "mnist500" in B13_AC["benchmarks"] else [],
+        b13_autocorr_shards("mnist500"),
     output:
-        report(figures("bruegge2013/fig4_acf.png"), caption="../report/bruegge2013_fig4_acf.rst", category="bruegge2013"),
-    conda:
-        CONDA_ENV
+        report(
+            figures("bruegge2013/fig4_acf.png"),
+            caption="../report/bruegge2013_fig4_acf.rst",
+            category="bruegge2013",
+        ),
     log:
         logs("bruegge2013/fig4_acf.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("bruegge2013/fig4_acf.py"),
-        cfg=B13,
+        model=B13_AC["models"].get("mnist500"),
+        n_chains=B13_AC["n_chains"],
         profile=PROFILE,
     script:
         "../scripts/bruegge2013/fig4_acf.py"
 
 
-rule bruegge2013_classes_shard:
+# Tables 3 and 4: trained in one job, sampled in the next (as Table 2).
+rule bruegge2013_classes_models:
+    output:
+        models=results("models/bruegge2013/classes/{bench}/{shard}.npz"),
+    log:
+        logs("bruegge2013/classes_models/{bench}_{shard}.log"),
     wildcard_constraints:
         bench="modes_0p1|modes_0p01",
-    output:
-        results("bruegge2013/shards/classes/{bench}/{shard}.npz"),
     conda:
         CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("bruegge2013/train_models.py"),
+        stage="classes",
+        data=b13_data,
+        recipe=B13_CC["train"],
+        seed=SEED,
+        repeats=lambda w: shard_repeats(B13_CC["n_rbms"], B13_CC["shard_size"], w.shard),
+    script:
+        "../scripts/bruegge2013/train_models.py"
+
+
+rule bruegge2013_classes_shard:
+    input:
+        models=rules.bruegge2013_classes_models.output.models,
+    output:
+        runs=results("bruegge2013/shards/classes/{bench}/{shard}.npz"),
     log:
         logs("bruegge2013/classes/{bench}_{shard}.log"),
+    wildcard_constraints:
+        bench="modes_0p1|modes_0p01",
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("bruegge2013/classes_shard.py"),
-        cfg=B13,
+        sampling=b13_keys(B13_CC, "n_steps", "n_starts", "max_steps"),
         seed=SEED,
-        repeats=lambda w: shard_repeats(B13_CC["n_rbms"], B13_CC["shard_size"], w.shard),
     script:
         "../scripts/bruegge2013/classes_shard.py"
 
 
-for _b13_table in ["table3", "table4"]:
-
-    rule:
-        name:
-            f"bruegge2013_{_b13_table}"
-        input:
-            [f for b in B13_CC["benchmarks"] for f in b13_classes_shards(b)],
-        output:
-            results(f"bruegge2013/{_b13_table}.csv"),
-        conda:
-            CONDA_ENV
-        log:
-            logs(f"bruegge2013/{_b13_table}.log"),
-        params:
-            code=code_version("bruegge2013/tables34.py"),
-            cfg=B13,
-            table=_b13_table,
-            benches=[b for b in B13_CC["benchmarks"] for _ in b13_classes_shards(b)],
-        script:
-            "../scripts/bruegge2013/tables34.py"
+b13_classes_shards = lambda bench: expand(
+    rules.bruegge2013_classes_shard.output.runs, bench=bench, shard=B13_CC_SHARDS
+)
 
 
-rule bruegge2013_claims:
+rule bruegge2013_table3:
     input:
-        slem=results("bruegge2013/fig3_slem.csv"),
-        table1=results("bruegge2013/table1.csv"),
-        table2=results("bruegge2013/table2.csv"),
-        table3=results("bruegge2013/table3.csv"),
-        table4=results("bruegge2013/table4.csv"),
+        [f for b in B13_CC["benchmarks"] for f in b13_classes_shards(b)],
     output:
-        claims_file("bruegge2013"),
+        table=results("bruegge2013/table3.csv"),
+    log:
+        logs("bruegge2013/table3.log"),
     conda:
         CONDA_ENV
+    params:
+        code=code_version("bruegge2013/table3.py"),
+        benches=[b for b in B13_CC["benchmarks"] for _ in B13_CC_SHARDS],
+    script:
+        "../scripts/bruegge2013/table3.py"
+
+
+rule bruegge2013_table4:
+    input:
+        [f for b in B13_CC["benchmarks"] for f in b13_classes_shards(b)],
+    output:
+        table=results("bruegge2013/table4.csv"),
+    log:
+        logs("bruegge2013/table4.log"),
+    conda:
+        CONDA_ENV
+    params:
+        code=code_version("bruegge2013/table4.py"),
+        benches=[b for b in B13_CC["benchmarks"] for _ in B13_CC_SHARDS],
+        max_steps=B13_CC["max_steps"],
+    script:
+        "../scripts/bruegge2013/table4.py"
+
+
+# Tables 3 and 4 hold quartiles only: their paired claims read the per-RBM shards.
+rule bruegge2013_claims:
+    input:
+        **{f"classes_{b}": b13_classes_shards(b) for b in B13_CC["benchmarks"]},
+        slem=rules.bruegge2013_fig3_slem.output.csv,
+        learning_runs=rules.bruegge2013_table1.output.runs,
+        autocorr_chains=rules.bruegge2013_table2.output.chains,
+        table4=rules.bruegge2013_table4.output.table,
+    output:
+        claims_file("bruegge2013"),
     log:
         logs("bruegge2013/claims.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("bruegge2013/claims.py"),
-        cfg=B13,
+        settings={"learning": b13_keys(B13_LEARN, "k")},
         profile=PROFILE,
     script:
         "../scripts/bruegge2013/claims.py"
 
 
+B13_FIGS = [
+    rules.bruegge2013_fig3_slem.output.fig,
+    rules.bruegge2013_fig3_learning.output[0],
+]
+if "mnist500" in B13_AC["benchmarks"]:
+    B13_FIGS.append(rules.bruegge2013_fig4_acf.output[0])
+PAPER_FIGURES["bruegge2013"] += B13_FIGS
+PAPER_TARGETS["bruegge2013"] += B13_FIGS + [
+    rules.bruegge2013_fig3_slem.output.csv,
+    rules.bruegge2013_table1.output.table,
+    rules.bruegge2013_table2.output.table,
+    rules.bruegge2013_table3.output.table,
+    rules.bruegge2013_table4.output.table,
+]
+
+
 rule bruegge2013:
     input:
         PAPER_TARGETS["bruegge2013"],
-        claims_file("bruegge2013"),
+        rules.bruegge2013_claims.output,

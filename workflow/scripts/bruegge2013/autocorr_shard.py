@@ -1,15 +1,17 @@
-"""Table 2 / Fig. 4: train RBMs, sample each with G and T, autocorrelation of the energy."""
+"""Table 2 / Fig. 4: sample each trained RBM of one shard with G and T, autocorrelation of the energy."""
 
-from bmrep.experiments.bruegge2013 import autocorrelation_runs, make_benchmark
+from bmrep.experiments.bruegge2013.autocorrelation import autocorrelation_runs
+from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
+from bmrep.experiments.bruegge2013.models import unstack_models
 from bmrep.io import load_npz, save_npz
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
 w, p = snakemake.wildcards, snakemake.params  # noqa: F821
 mnist = load_npz(snakemake.input.mnist)["X_train"] if w.bench.startswith("mnist") else None  # noqa: F821
-bench = make_benchmark(w.bench, p.seed, mnist=mnist, **cfg["data"])
-ac = cfg["autocorr"]
-b = ac["models"][w.bench]
-settings = {"n_steps": b["n_steps"], "burn_in": ac["burn_in"], "n_chains": ac["n_chains"], "max_lag": ac["max_lag"]}
-log.info("train %s, sampling %s, repeats %s", b["train"], settings, list(p.repeats))
-save_npz(snakemake.output[0], **autocorrelation_runs(bench, b["train"], p.repeats, p.seed, settings))  # noqa: F821
+# the chains start at training examples
+bench = make_benchmark(w.bench, p.seed, mnist=mnist, **p.data)
+m = load_npz(snakemake.input.models)  # noqa: F821
+log.info("sampling %s, repeats %s", p.sampling, m["repeat"].tolist())
+runs = autocorrelation_runs(bench, unstack_models(m), m["repeat"], p.seed, p.sampling)
+save_npz(snakemake.output.runs, **runs)  # noqa: F821

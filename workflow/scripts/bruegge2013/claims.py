@@ -1,15 +1,15 @@
-"""Claims of spec section 5 (bruegge2013), evaluated from this run's tables."""
+"""Claims of spec section 5 (bruegge2013), decided from this run's result tables."""
 
-import pandas as pd
-
-from bmrep.claims import write_claims
-from bmrep.experiments.bruegge2013 import claims
+from bmrep.claims.bruegge2013 import claims
+from bmrep.claims.core import Results, evaluate
+from bmrep.claims.summary import write_claims
+from bmrep.io import load_tables
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
-i = snakemake.input  # noqa: F821
-tables = [pd.read_csv(p) for p in (i.slem, i.table1, i.table2, i.table3, i.table4)]
-out = claims(snakemake.params.profile, *tables, curve=cfg["curve"])  # noqa: F821
-for c in out:
-    log.info("%s | %s | %s | %s", c.target, c.claim, c.reproduced_value, c.status)
-write_claims(snakemake.output[0], out)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
+p = snakemake.params  # noqa: F821
+results = Results(load_tables(snakemake.input), settings=p.settings, profile=p.profile)  # noqa: F821
+decided = evaluate(claims(p.settings), results)
+for d in decided:
+    log.info("%s | %s | %s", d.claim.id, d.verdict, d.details)
+write_claims(snakemake.output[0], decided)  # noqa: F821

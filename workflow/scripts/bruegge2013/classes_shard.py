@@ -1,13 +1,13 @@
-"""Tables 3 and 4: train Artificial Modes RBMs with CD-k, count class changes under G and T."""
+"""Tables 3 and 4: count the class changes of the trained Artificial Modes RBMs of one shard under G and T."""
 
-from bmrep.experiments.bruegge2013 import class_change_runs, make_benchmark
-from bmrep.io import save_npz
+from bmrep.experiments.bruegge2013.class_changes import class_change_runs
+from bmrep.experiments.bruegge2013.models import unstack_models
+from bmrep.io import load_npz, save_npz
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
 w, p = snakemake.wildcards, snakemake.params  # noqa: F821
-bench = make_benchmark(w.bench, p.seed, **cfg["data"])
-cc = cfg["classes"]
-settings = {k: cc[k] for k in ("n_steps", "n_starts", "max_steps")}
-log.info("train %s, settings %s, repeats %s", cc["train"], settings, list(p.repeats))
-save_npz(snakemake.output[0], **class_change_runs(bench, cc["train"], p.repeats, p.seed, settings))  # noqa: F821
+m = load_npz(snakemake.input.models)  # noqa: F821
+log.info("sampling %s, repeats %s", p.sampling, m["repeat"].tolist())
+runs = class_change_runs(w.bench, unstack_models(m), m["repeat"], p.seed, p.sampling)
+save_npz(snakemake.output.runs, **runs)  # noqa: F821

@@ -2,14 +2,14 @@
 
 import pandas as pd
 
-from bmrep.experiments.bruegge2013 import slem_fractions
+from bmrep.experiments.bruegge2013.summaries import slem_fractions
 from bmrep.io import write_csv
 from bmrep.plotting.bruegge2013 import fig3_slem
 from bmrep.plotting.style import caption
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
+p = snakemake.params  # noqa: F821
 fractions = slem_fractions(pd.concat([pd.read_csv(f) for f in snakemake.input], ignore_index=True))  # noqa: F821
 write_csv(snakemake.output.csv, fractions)  # noqa: F821
-fig3_slem(fractions, snakemake.output.fig,  # noqa: F821
-          caption(snakemake.params.profile, rbms_per_size_and_c=cfg["n_rbms"], biases="zero"))  # noqa: F821
+fig3_slem(fractions, snakemake.output.fig, caption(p.profile, rbms_per_size_and_c=p.n_rbms, biases="zero"))  # noqa: F821

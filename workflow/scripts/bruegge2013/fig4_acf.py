@@ -2,18 +2,17 @@
 
 import numpy as np
 
-from bmrep.experiments.bruegge2013 import recipe_label
+from bmrep.experiments.bruegge2013.recipes import recipe_label
 from bmrep.io import load_npz
 from bmrep.plotting.bruegge2013 import fig4_acf
 from bmrep.plotting.style import caption
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
+p = snakemake.params  # noqa: F821
 ds = [load_npz(f) for f in snakemake.input]  # noqa: F821
 acf_G = np.concatenate([d["acf_G"] for d in ds])
 acf_T = np.concatenate([d["acf_T"] for d in ds])
-b = cfg["autocorr"]["models"]["mnist500"]
 fig4_acf(acf_G, acf_T, snakemake.output[0],  # noqa: F821
-         caption(snakemake.params.profile, rbms=b["n_rbms"], chains_per_rbm=cfg["autocorr"]["n_chains"],  # noqa: F821
-                 steps_per_chain=b["n_steps"],
-                 training=recipe_label({"n_temperatures": None, **b["train"]})))
+         caption(p.profile, rbms=p.model["n_rbms"], chains_per_rbm=p.n_chains, steps_per_chain=p.model["n_steps"],
+                 training=recipe_label({"n_temperatures": None, **p.model["train"]})))

@@ -2,11 +2,11 @@
 
 import pandas as pd
 
-from bmrep.experiments.bruegge2013 import table1
+from bmrep.experiments.bruegge2013.summaries import table1
 from bmrep.io import load_npz, write_csv
 from bmrep.runtime import setup_job
 
-log, cfg = setup_job(snakemake)  # noqa: F821
+log, _ = setup_job(snakemake)  # noqa: F821
 rows = []
 for (bench, alg, op, lr), path in zip(snakemake.params.settings, snakemake.input):  # noqa: F821
     d = load_npz(path)
