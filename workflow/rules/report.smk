@@ -32,6 +32,7 @@ rule summary:
         code=code_version("common/summary.py"),
         profile=PROFILE,
         titles={p: PAPER_TITLES[p] for p in PAPERS if enabled(p)},
-        figures={p: PAPER_FIGURES[p] for p in PAPERS if enabled(p)},
+        # plain paths: rule outputs carry their report() flags, which do not pickle
+        figures={p: [str(f) for f in PAPER_FIGURES[p]] for p in PAPERS if enabled(p)},
     script:
         "../scripts/common/summary.py"
