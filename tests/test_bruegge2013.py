@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from bmrep.estimators.exact import joint_probabilities
+from bmrep.models.exact import joint_probabilities
 from bmrep.experiments import bruegge2013 as B
 from bmrep.models.rbm import RBM, sigmoid
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs

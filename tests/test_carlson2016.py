@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.estimators import exact
+from bmrep.models import exact
 from bmrep.experiments import carlson2016 as ex
 from bmrep.models.rbm import RBM
 

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.estimators import exact
+from bmrep.models import exact
 from bmrep.models.rbm import RBM, softplus
 
 

@@ -8,23 +8,28 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import chi2
 
-from bmrep.estimators import exact
 from bmrep.estimators.base import base_log_partition
 from bmrep.estimators.rts import (
     TemperingStats,
     exponential_log_prior,
     initial_iterations,
-    log_temperature_conditional,
     partial_update,
     rts_log_z,
     rts_stderr,
+    run_simulated_tempering,
     stopping_rule_met,
-    temperature_conditional,
     ts_log_z,
     uniform_log_prior,
 )
+from bmrep.models import exact
 from bmrep.models.rbm import RBM
-from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering, sample_temperatures
+from bmrep.sampling.simulated_tempering import (
+    RBMTemperingState,
+    log_temperature_conditional,
+    rbm_step,
+    sample_temperatures,
+    temperature_conditional,
+)
 from bmrep.sampling.streams import ChainStreams
 
 from conftest import small_rbm as shared_small_rbm  # noqa: E402

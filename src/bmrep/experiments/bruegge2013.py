@@ -30,13 +30,13 @@ import pandas as pd
 from ..datasets.toys import BASIC_MODES, artificial_modes, bars_and_stripes
 from ..diagnostics.autocorr import ar_autocorrelation_time, autocorrelation_function, integrated_autocorrelation_time
 from ..diagnostics.modes import count_class_changes, nearest_mode_class
-from ..estimators.exact import log_partition, mean_log_likelihood
 from ..learning.cd import train_rbm
 from ..learning.optimizers import SGD
+from ..learning.pt_training import train_rbm_pt
+from ..models.exact import log_partition, mean_log_likelihood
 from ..models.rbm import RBM
 from ..sampling import ChainStreams
 from ..sampling.operators import Blend, FlipTheState, Gibbs
-from ..sampling.parallel_tempering import train_rbm_pt
 from ..sampling.transition_matrix import slem, stationary_check, sweep_transition_matrix
 from ..seeds import rng as keyed_rng
 

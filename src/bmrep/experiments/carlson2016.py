@@ -21,29 +21,29 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..estimators import exact
-from ..estimators.ais import ais_log_partition, linear_betas, piecewise_betas
+from ..estimators.ais import ais_log_partition
 from ..estimators.base import base_log_partition, data_marginal_base_bias, uniform_base_bias
+from ..estimators.ladders import linear_betas, piecewise_betas
 from ..estimators.mbar import MBARConvergenceError, mbar_log_z
 from ..estimators.reverse_ais import raise_log_partition
 from ..estimators.rts import (
     TemperingStats,
     exponential_log_prior,
     initial_iterations,
-    log_temperature_conditional,
-    temperature_conditional,
     partial_update,
     rts_log_z,
+    run_simulated_tempering,
     ts_log_z,
     uniform_log_prior,
 )
 from ..estimators.ti import ti_log_z
+from ..models import exact
 from ..models.gaussian_mixture import GaussianMixture
 from ..models.rbm import RBM
 from ..seeds import rng as make_rng
 from ..sampling.hmc import TemperedHMC
 from ..sampling.operators import Gibbs
-from ..sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering
+from ..sampling.simulated_tempering import RBMTemperingState, log_temperature_conditional, rbm_step, temperature_conditional
 from ..sampling.streams import ChainStreams
 
 PAPER = "carlson2016"

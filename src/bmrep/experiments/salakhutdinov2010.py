@@ -25,19 +25,13 @@ import time
 import numpy as np
 import pandas as pd
 
+from bmrep.estimators.ais import ais_log_partition
+from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.learning.dbm_training import make_sampler, pretrain_dbm, train_dbm
-from bmrep.models.dbm import (
-    DBM,
-    ais_log_partition,
-    data_base_biases,
-    gibbs_sweep,
-    log_partition_exact,
-    log_prob_v_exact,
-    random_chains,
-    mean_field,
-    variational_bound,
-)
+from bmrep.models.dbm import DBM, mean_field, variational_bound
+from bmrep.models.exact import dbm_log_partition, dbm_log_prob_v
 from bmrep.models.rbm import sigmoid
+from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
 from bmrep.sampling.streams import ChainStreams
 from bmrep.sampling.wang_landau import (
     AdaptiveTempering,
@@ -238,13 +232,13 @@ def estimate_log_z(dbm: DBM, cfg_ais: dict, base_bias, seed: int, *keys, state: 
     Salakhutdinov & Hinton 2009) or over h1 with v and h2 summed out (``state="h1"``).
 
     ``cfg_ais["schedule"]``: ``piecewise`` anneals along the Salakhutdinov &
-    Murray (2008) ladder (:func:`bmrep.estimators.ais.piecewise_betas`); ``adaptive`` first runs a pilot along a piecewise ladder of
+    Murray (2008) ladder (:func:`bmrep.estimators.ladders.piecewise_betas`); ``adaptive`` first runs a pilot along a piecewise ladder of
     ``pilot_fraction * n_betas`` betas (same number of runs, its own streams)
     and then anneals along the constant-speed ladder of
-    :func:`bmrep.estimators.ais.adaptive_betas` built from the pilot's
+    :func:`bmrep.estimators.ladders.adaptive_betas` built from the pilot's
     increment spread. The returned run's ``betas`` is the ladder used.
     """
-    from bmrep.estimators.ais import adaptive_betas, piecewise_betas
+    from bmrep.estimators.ladders import adaptive_betas, piecewise_betas
 
     n_runs = int(cfg_ais["n_runs"])
     dt = {"float32": np.float32, "float64": np.float64}[cfg_ais.get("dtype", "float64")]
@@ -317,7 +311,7 @@ def evaluate(algorithm: str, snapshots: dict, X_train: np.ndarray, X_test: np.nd
              "ais_runs": int(ev["final_ais"]["n_runs"]), "ais_state": ev.get("ais_state", "v_h2"),
              "ais_schedule": ev["final_ais"].get("schedule", "piecewise")}
     if dbm.shape[1] <= EXACT_MAX_HIDDEN1:  # enumerable (smoke profile): check AIS against the exact value
-        final["log_z_exact"] = log_partition_exact(dbm.astype(np.float64))
+        final["log_z_exact"] = dbm_log_partition(dbm.astype(np.float64))
         final["test_bound_exact_log_z"] = final["test_bound"] + final["log_z"] - final["log_z_exact"]
     return pd.DataFrame(rows), final
 
@@ -455,12 +449,12 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
     base = data_base_biases(dbm, X_train)
     state = cfg["evaluation"].get("ais_state", "v_h2")
     z = estimate_log_z(dbm, e["ais"], base, seed, "exact-check", state=state, record_partial=True)
-    exact = log_partition_exact(dbm)
+    exact = dbm_log_partition(dbm)
     betas = z.betas
     # evenly spaced in beta (the piecewise ladder crowds its betas near 1)
     idx = np.unique(np.clip(np.searchsorted(betas, np.linspace(0.0, 1.0, int(e.get("n_profile", 25)))), 0, betas.size - 1))
     profile = [{"beta": float(betas[k]),
-                "error": float(z.partial_log_z[k] - log_partition_exact(dbm, beta=float(betas[k]), base_bias=base))}
+                "error": float(z.partial_log_z[k] - dbm_log_partition(dbm, beta=float(betas[k]), base_bias=base))}
                for k in idx]
     ladder = []
     for schedule in e.get("ais_ladder_schedules", [e["ais"].get("schedule", "piecewise")]):
@@ -480,7 +474,7 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
         pooled = {"n_replicates": len(pooled_w), "n_runs": int(w.size), "error": log_mean_exp(w) - exact,
                   "stderr": log_mean_exp_stderr(w), "ess": effective_sample_size(w)}
     Xt = X_test[: int(e["n_test"])].astype(np.float64)
-    ll = log_prob_v_exact(dbm, Xt, exact)
+    ll = dbm_log_prob_v(dbm, Xt, exact)
     bound = variational_bound(dbm, Xt, exact, n_iter=int(cfg["evaluation"]["n_mean_field"]), tol=1e-6)
     return {"shape": list(dbm.shape), "log_z_exact": exact, "log_z_ais": z.log_z, "log_z_ais_stderr": z.stderr,
             "abs_error": abs(z.log_z - exact), "ais_ess": z.ess, "mean_exact_test_ll": float(ll.mean()),

@@ -2,7 +2,7 @@
 
 from bmrep.experiments.carlson2016 import base_bias_for, fig4_temperatures, save_frame
 from bmrep.io import load_model, load_npz
-from bmrep.estimators.ais import linear_betas
+from bmrep.estimators.ladders import linear_betas
 from bmrep.models.rbm import RBM
 from bmrep.runtime import setup_job
 
