@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.models import exact
 from bmrep.experiments import carlson2016 as ex
+from bmrep.models import exact
 from bmrep.models.rbm import RBM
 
 SEED = 20261121

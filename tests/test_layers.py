@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from layering import import_cycles, violations
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "bmrep"

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import yaml
 
+from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.experiments.salakhutdinov2010 import (
     claims,
     count_switches,
@@ -21,7 +22,6 @@ from bmrep.experiments.salakhutdinov2010 import (
     temperature_trajectory,
     two_node_mrf,
 )
-from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.models.dbm import DBM
 from bmrep.models.exact import dbm_log_partition
 from bmrep.seeds import rng as keyed_rng

@@ -294,7 +294,7 @@ def ais_log_partition(
     -------
     AISRun
     """
-    options = dict(operator=operator, dtype=dtype, n_threads=n_threads)
+    options = {"operator": operator, "dtype": dtype, "n_threads": n_threads}
     if isinstance(model, DBM):
         family = dbm_annealing_model(model, base_bias, state="v_h2" if state is None else state, **options)
     elif state is not None:

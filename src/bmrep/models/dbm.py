@@ -53,7 +53,6 @@ from scipy.special import expit, xlogy
 from bmrep.models.rbm import _float_dtype, sigmoid, softplus
 
 
-
 @dataclass(frozen=True, eq=False)
 class DBM:
     """Binary DBM v - h1 - h2 with weights ``W1`` (D, F1), ``W2`` (F1, F2) and
