@@ -6,7 +6,7 @@ import pytest
 from scipy import stats
 
 from bmrep.experiments import bruegge2013 as B
-from bmrep.models.exact import joint_probabilities
+from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.models.rbm import RBM, sigmoid
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
 from bmrep.sampling.transition_matrix import slem, sweep_transition_matrix

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from bmrep.experiments import carlson2016 as ex
-from bmrep.models import exact
+from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
 
 SEED = 20261121

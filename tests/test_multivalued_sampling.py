@@ -5,7 +5,6 @@ chi-square / Kolmogorov quantile at a 1e-6 level, so it is neither flaky nor
 vacuous (the sample sizes resolve the means to ~1e-3).
 """
 
-import itertools
 import math
 
 import numpy as np
@@ -13,8 +12,8 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.models import exact
 from bmrep.models import multivalued as mv
+from bmrep.models.exact import multivalued as mv_exact
 from bmrep.seeds import rng
 
 Z_MAX = 5.0  # two-sided p ~ 6e-7
@@ -101,9 +100,9 @@ def test_exact_sampling_of_the_marginal_chi_square():
     g = rng(1, "test", "exact")
     p = mv.random_rbm(4, 3, g)
     p["W"] *= 3
-    x = exact.multivalued_sample(p, 2, N, g)
-    counts = np.bincount(exact.spin_state_index(x), minlength=16)
-    expected = np.exp(exact.multivalued_log_marginal(p, 2)) * N
+    x = mv_exact.sample_exact(p, 2, N, g)
+    counts = np.bincount(mv_exact.state_index(x), minlength=16)
+    expected = np.exp(mv_exact.log_marginal(p, 2)) * N
     chi2 = ((counts - expected) ** 2 / expected).sum()
     assert chi2 < stats.chi2.ppf(1 - ALPHA, 15)
 
@@ -118,7 +117,7 @@ def test_cd1_gradient_has_the_exact_cd1_expectation(s):
     g = np.random.default_rng(4)
     n, m = 2, 1
     p = {"b": g.normal(0, 0.5, n), "c": g.normal(0, 0.5, m), "W": g.normal(0, 1.0, (n, m))}
-    v0 = exact.all_spin_states(n)
+    v0 = mv_exact.all_visible_states(n)
     reps = 20_000
     data = np.repeat(v0, reps, axis=0)
     est = mv.cd_gradient(p, data, s, 1, rng(2, "cd1", str(s)))
@@ -127,7 +126,7 @@ def test_cd1_gradient_has_the_exact_cd1_expectation(s):
         hs = (np.arange(400) + 0.5) / 200 - 1
     else:
         hs = mv.hidden_levels(s)
-    vs = exact.all_spin_states(n)
+    vs = mv_exact.all_visible_states(n)
     ph_v1 = mv.psi(mv.hidden_field(p, vs), s)  # (4, 1)
     stat_v, stat_c, stat_w = [], [], []
     for v in v0:

@@ -33,7 +33,7 @@ from ..diagnostics.modes import count_class_changes, nearest_mode_class
 from ..learning.cd import train_rbm
 from ..learning.optimizers import SGD
 from ..learning.pt_training import train_rbm_pt
-from ..models.exact import log_partition, mean_log_likelihood
+from ..models.exact.rbm import log_partition, mean_log_likelihood
 from ..models.rbm import RBM
 from ..sampling import ChainStreams
 from ..sampling.operators import Blend, FlipTheState, Gibbs

@@ -37,7 +37,7 @@ from ..estimators.rts import (
     uniform_log_prior,
 )
 from ..estimators.ti import ti_log_z
-from ..models import exact
+from ..models.exact import rbm as exact
 from ..models.gaussian_mixture import GaussianMixture
 from ..models.rbm import RBM
 from ..seeds import rng as make_rng

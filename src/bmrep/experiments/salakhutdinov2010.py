@@ -29,7 +29,7 @@ from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.learning.dbm_training import make_sampler, pretrain_dbm, train_dbm
 from bmrep.models.dbm import DBM, mean_field, variational_bound
-from bmrep.models.exact import dbm_log_partition, dbm_log_prob_v
+from bmrep.models.exact import dbm as exact_dbm
 from bmrep.models.rbm import sigmoid
 from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
 from bmrep.sampling.streams import ChainStreams
@@ -311,7 +311,7 @@ def evaluate(algorithm: str, snapshots: dict, X_train: np.ndarray, X_test: np.nd
              "ais_runs": int(ev["final_ais"]["n_runs"]), "ais_state": ev.get("ais_state", "v_h2"),
              "ais_schedule": ev["final_ais"].get("schedule", "piecewise")}
     if dbm.shape[1] <= EXACT_MAX_HIDDEN1:  # enumerable (smoke profile): check AIS against the exact value
-        final["log_z_exact"] = dbm_log_partition(dbm.astype(np.float64))
+        final["log_z_exact"] = exact_dbm.log_partition(dbm.astype(np.float64))
         final["test_bound_exact_log_z"] = final["test_bound"] + final["log_z"] - final["log_z_exact"]
     return pd.DataFrame(rows), final
 
@@ -449,12 +449,12 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
     base = data_base_biases(dbm, X_train)
     state = cfg["evaluation"].get("ais_state", "v_h2")
     z = estimate_log_z(dbm, e["ais"], base, seed, "exact-check", state=state, record_partial=True)
-    exact = dbm_log_partition(dbm)
+    exact = exact_dbm.log_partition(dbm)
     betas = z.betas
     # evenly spaced in beta (the piecewise ladder crowds its betas near 1)
     idx = np.unique(np.clip(np.searchsorted(betas, np.linspace(0.0, 1.0, int(e.get("n_profile", 25)))), 0, betas.size - 1))
     profile = [{"beta": float(betas[k]),
-                "error": float(z.partial_log_z[k] - dbm_log_partition(dbm, beta=float(betas[k]), base_bias=base))}
+                "error": float(z.partial_log_z[k] - exact_dbm.log_partition(dbm, beta=float(betas[k]), base_bias=base))}
                for k in idx]
     ladder = []
     for schedule in e.get("ais_ladder_schedules", [e["ais"].get("schedule", "piecewise")]):
@@ -474,7 +474,7 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
         pooled = {"n_replicates": len(pooled_w), "n_runs": int(w.size), "error": log_mean_exp(w) - exact,
                   "stderr": log_mean_exp_stderr(w), "ess": effective_sample_size(w)}
     Xt = X_test[: int(e["n_test"])].astype(np.float64)
-    ll = dbm_log_prob_v(dbm, Xt, exact)
+    ll = exact_dbm.log_prob_v(dbm, Xt, exact)
     bound = variational_bound(dbm, Xt, exact, n_iter=int(cfg["evaluation"]["n_mean_field"]), tol=1e-6)
     return {"shape": list(dbm.shape), "log_z_exact": exact, "log_z_ais": z.log_z, "log_z_ais_stderr": z.stderr,
             "abs_error": abs(z.log_z - exact), "ais_ess": z.ess, "mean_exact_test_ll": float(ll.mean()),

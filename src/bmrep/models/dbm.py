@@ -26,7 +26,7 @@ used by AIS (Salakhutdinov & Hinton 2009)::
 and summing v and h2 out instead gives the marginal on h1
 (:func:`tempered_log_f_h1`). AIS along this path is
 :mod:`bmrep.estimators.dbm_ais`; exact enumeration of small DBMs is
-:mod:`bmrep.models.exact`.
+:mod:`bmrep.models.exact.dbm`.
 
 The mean-field posterior and the variational bound of eq. (3) are here too:
 they are deterministic functions of the model used by learning, by the AIS

@@ -14,7 +14,7 @@ Parameters are kept in a dict ``{"b": (n,), "c": (m,), "W": (n, m)}`` or a
 batch of independent models ``{"b": (B, n), "c": (B, m), "W": (B, n, m)}``;
 every function here accepts both (leading batch axes broadcast). Exact
 quantities by enumeration (``ln Z_s``, ``ln P_s(v)``, the exact gradient and
-exact samples) are in :mod:`bmrep.models.exact`.
+exact samples) are in :mod:`bmrep.models.exact.multivalued`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ parent always has a smaller index than its child) with
 couplings are stored as an edge list sorted by (child, parent), which is the
 layout the compiled mean-field solver (:mod:`bmrep.meanfield.sbn_bound`)
 walks; :attr:`SigmoidBeliefNetwork.coupling_matrix` gives the dense ``J``.
-The exact ``ln P(V)`` of eq. (8) is :func:`bmrep.models.exact.sbn_log_marginal`.
+The exact ``ln P(V)`` of eq. (8) is :func:`bmrep.models.exact.sbn.log_marginal`.
 
 References
 ----------

@@ -171,7 +171,7 @@ def swap_transition_matrix(rbm: RBM, beta_i: float, beta_j: float, base_bias=Non
     """Exact matrix of one Metropolis swap between two chains, over the product space.
 
     States of the product space are ``x_i * N + x_j`` with x indexing the
-    joint RBM states of :func:`bmrep.models.exact.joint_probabilities`.
+    joint RBM states of :func:`bmrep.models.exact.rbm.joint_probabilities`.
     """
     n, m = rbm.n_visible, rbm.n_hidden
     S = all_states(n + m).astype(np.float64)
