@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 CORES  ?= 2
 STAMP  := $(VENV)/.installed
-PYX    := $(shell find src -name '*.pyx')
+PYX    := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.h')
 SNAKE  := $(BIN)/snakemake
 
 .PHONY: setup chromium run all smoke smoke-hash smoke-manifest test paper-dryrun lint report bench clean

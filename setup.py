@@ -37,5 +37,7 @@ setup(
             "initializedcheck": False,
         },
         quiet=True,
+        # bmrep/_cmath.pxd (helpers shared by the compiled modules) is cimported as bmrep._cmath
+        include_path=[str(ROOT / "src")],
     )
 )

@@ -5,7 +5,7 @@ Gibbs sweep at the step's beta plus the weight increment log f_{k}(v) -
 log f_{k-1}(v); with the cached hidden field it needs exactly the two dense
 products of a sweep (``v @ W`` and ``h @ W.T``). Rows: per-step time of
 :func:`bmrep.estimators.ais.ais_log_partition`, of one simulated-tempering
-sweep with the RTS statistics (``bmrep.sampling.simulated_tempering``), and of
+sweep with the RTS statistics (``bmrep.estimators.rts.run_simulated_tempering``), and of
 the two products alone, for float64 and float32, with their ratios.
 
 Run: ``.venv/bin/python benchmarks/bench_ais.py [--quick]``
@@ -23,10 +23,11 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from bmrep.estimators.ais import ais_log_partition, linear_betas
-from bmrep.estimators.rts import TemperingStats, uniform_log_prior
+from bmrep.estimators.ais import ais_log_partition
+from bmrep.estimators.ladders import linear_betas
+from bmrep.estimators.rts import TemperingStats, run_simulated_tempering, uniform_log_prior
 from bmrep.models.rbm import RBM
-from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering
+from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step
 from bmrep.sampling.streams import ChainStreams
 
 OUT = Path(__file__).resolve().parent / "out" / "ais.csv"

@@ -23,9 +23,11 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
+from bmrep.estimators.ais import ais_log_partition
 from bmrep.learning.dbm_training import make_sampler, train_dbm
-from bmrep.models.dbm import DBM, ais_log_partition, gibbs_sweep, mean_field, random_chains
+from bmrep.models.dbm import DBM, mean_field
 from bmrep.sampling import ChainStreams
+from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
 
 OUT = Path(__file__).resolve().parent / "out" / "dbm_update.csv"
 

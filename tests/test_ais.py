@@ -5,26 +5,22 @@ Fixed seeds; statistical checks are explicit z-scores.
 
 import numpy as np
 import pytest
+from conftest import small_rbm as shared_small_rbm  # noqa: E402
 
-from bmrep.estimators import exact
 from bmrep.estimators.ais import (
-    adaptive_betas,
     ais_log_partition,
     ais_log_weights,
     effective_sample_size,
-    linear_betas,
     log_mean_exp,
     log_mean_exp_stderr,
-    piecewise_betas,
-    rbm_annealing_model,
-    rbm_tempered_log_f,
 )
 from bmrep.estimators.base import data_marginal_base_bias
+from bmrep.estimators.ladders import adaptive_betas, linear_betas, piecewise_betas
+from bmrep.estimators.rbm_ais import rbm_annealing_model, rbm_tempered_log_f
 from bmrep.estimators.reverse_ais import raise_estimate, raise_log_partition
-from bmrep.models.rbm import RBM, tempered_free_energy_v
+from bmrep.models.exact import rbm as exact
+from bmrep.models.rbm import tempered_free_energy_v
 from bmrep.sampling.streams import ChainStreams
-
-from conftest import small_rbm as shared_small_rbm  # noqa: E402
 
 Z_MAX = 4.0
 

@@ -6,7 +6,7 @@ import pytest
 from scipy import stats
 
 from bmrep.datasets.toys import BASIC_MODES
-from bmrep.estimators.exact import joint_probabilities
+from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.experiments.bruegge2013 import (
     benchmarks,
     class_changes,

@@ -7,13 +7,13 @@ import pandas as pd
 import pytest
 
 from bmrep.code_digest import library_files
-from bmrep.estimators import exact
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.exact_check import exact_model_check
 from bmrep.experiments.carlson2016.fig1 import fig1_initial_iterations
 from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth
 from bmrep.experiments.carlson2016.fig4 import fig4_temperatures
 from bmrep.experiments.carlson2016.shards import concat_frames, frame_arrays
+from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
 
 SEED = 20261121

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bmrep.estimators.exact import all_states, log_partition, mean_log_likelihood, sample_exact
 from bmrep.learning.cd import rbm_gradient, train_rbm
-from bmrep.learning.optimizers import SGD, AdaMax, Adam
+from bmrep.learning.optimizers import SGD, Adam, AdaMax
+from bmrep.models.exact import all_states
+from bmrep.models.exact.rbm import log_partition, mean_log_likelihood, sample_exact
 from bmrep.models.rbm import RBM
 from bmrep.sampling import ChainStreams, FlipTheState, Gibbs
 

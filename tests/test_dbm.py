@@ -7,26 +7,28 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.estimators.ais import linear_betas, piecewise_betas
-from bmrep.estimators.exact import all_states
-from bmrep.learning.dbm_training import ALGORITHMS, make_sampler, pretrain_dbm, train_dbm
+from bmrep.estimators.ais import ais_log_partition
+from bmrep.estimators.base import base_log_partition
+from bmrep.estimators.dbm_ais import data_base_bias, data_base_biases
+from bmrep.estimators.ladders import linear_betas, piecewise_betas
+from bmrep.learning.dbm_training import (
+    ALGORITHMS,
+    make_sampler,
+    pretrain_dbm,
+    train_dbm,
+)
 from bmrep.models.dbm import (
     DBM,
-    DBMChains,
-    ais_log_partition,
-    base_log_partition,
-    data_base_bias,
-    data_base_biases,
-    gibbs_sweep,
-    joint_log_probabilities,
-    log_partition_exact,
-    log_prob_v_exact,
+    base_logits,
     mean_field,
     tempered_log_f,
     tempered_log_f_h1,
     variational_bound,
 )
+from bmrep.models.exact import all_states
+from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
+from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep
 from bmrep.seeds import rng as keyed_rng
 
 SEED = 20261121
@@ -50,8 +52,8 @@ def brute_log_z(d, beta=1.0, base=None):
 def test_exact_log_z_matches_brute_force(beta):
     d = random_dbm(5, 4, 3, 1.5, "z")
     a = keyed_rng(SEED, "base").normal(0, 1, 5)
-    assert log_partition_exact(d, beta, a) == pytest.approx(brute_log_z(d, beta, a), abs=1e-10)
-    assert log_partition_exact(d, 0.0, a) == pytest.approx(base_log_partition(d, a), abs=1e-10)
+    assert exact_dbm.log_partition(d, beta, a) == pytest.approx(brute_log_z(d, beta, a), abs=1e-10)
+    assert exact_dbm.log_partition(d, 0.0, a) == pytest.approx(base_log_partition(base_logits(d, a)), abs=1e-10)
 
 
 @pytest.mark.parametrize("hidden_base", [False, True])
@@ -69,25 +71,25 @@ def test_tempered_marginals_sum_to_the_exact_partition_function(hidden_base):
         lp = (-beta * d.energy(X[:, :D], X[:, D:D + 4], X[:, D + 4:])
               + (1 - beta) * (X[:, :D] @ a + X[:, D:D + 4] @ a1 + X[:, D + 4:] @ a2))
         z = logsumexp(lp)
-        assert log_partition_exact(d, beta, base) == pytest.approx(z, abs=1e-10)
+        assert exact_dbm.log_partition(d, beta, base) == pytest.approx(z, abs=1e-10)
         assert logsumexp(tempered_log_f_h1(d, H1, beta, base)) == pytest.approx(z, abs=1e-10)
         assert logsumexp(tempered_log_f(d, VH[:, :5], VH[:, 5:], beta, base)) == pytest.approx(z, abs=1e-10)
-    assert base_log_partition(d, base) == pytest.approx(log_partition_exact(d, 0.0, base), abs=1e-10)
+    assert base_log_partition(base_logits(d, base)) == pytest.approx(exact_dbm.log_partition(d, 0.0, base), abs=1e-10)
 
 
 def test_exact_log_prob_normalised_and_large_weights_finite():
     d = random_dbm(6, 4, 5, 1.0, "p")
     V = all_states(6).astype(float)
-    assert logsumexp(log_prob_v_exact(d, V)) == pytest.approx(0.0, abs=1e-10)
+    assert logsumexp(exact_dbm.log_prob_v(d, V)) == pytest.approx(0.0, abs=1e-10)
     big = random_dbm(6, 4, 5, 50.0, "big")
-    assert np.isfinite(log_partition_exact(big)) and np.all(np.isfinite(log_prob_v_exact(big, V)))
+    assert np.isfinite(exact_dbm.log_partition(big)) and np.all(np.isfinite(exact_dbm.log_prob_v(big, V)))
 
 
 def test_mean_field_fixed_point_and_bound_below_exact_log_likelihood():
     d = random_dbm(8, 5, 4, 1.5, "mf")
     V = all_states(8).astype(float)
-    lz = log_partition_exact(d)
-    ll = log_prob_v_exact(d, V, lz)
+    lz = exact_dbm.log_partition(d)
+    ll = exact_dbm.log_prob_v(d, V, lz)
     mu1, mu2 = mean_field(d, V, n_iter=500, tol=1e-12)
     sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
     assert np.max(np.abs(mu1 - sig(V @ d.W1 + mu2 @ d.W2.T + d.c1))) < 1e-9
@@ -97,13 +99,13 @@ def test_mean_field_fixed_point_and_bound_below_exact_log_likelihood():
         assert np.all(bound <= ll + 1e-10)
     # the bound is an identity (KL = 0) when the posterior factorises: W2 = 0
     d0 = DBM(d.W1, np.zeros_like(d.W2), d.b, d.c1, d.c2)
-    lz0 = log_partition_exact(d0)
-    np.testing.assert_allclose(variational_bound(d0, V, lz0, n_iter=3), log_prob_v_exact(d0, V, lz0), atol=1e-10)
+    lz0 = exact_dbm.log_partition(d0)
+    np.testing.assert_allclose(variational_bound(d0, V, lz0, n_iter=3), exact_dbm.log_prob_v(d0, V, lz0), atol=1e-10)
 
 
 def _exact_samples(d, n, key):
     D, F1, F2 = d.shape
-    X, lp = joint_log_probabilities(d)
+    X, lp = exact_dbm.joint_log_probabilities(d)
     idx = keyed_rng(SEED, "exact-samples", key).choice(X.shape[0], size=n, p=np.exp(lp))
     return DBMChains(X[idx, :D].copy(), X[idx, D:D + F1].copy(), X[idx, D + F1:].copy()), lp
 
@@ -137,7 +139,7 @@ def test_gibbs_sweep_leaves_dbm_invariant_and_reports_energy(reverse):
 def test_ais_matches_exact_log_z_within_0p1_nats():
     """The spec's claim "AIS log Z within 0.1 nats of exact on an enumerable DBM"."""
     d = random_dbm(20, 12, 10, 0.5, "ais", bias_scale=0.5)
-    exact = log_partition_exact(d)
+    exact = exact_dbm.log_partition(d)
     base = data_base_bias((keyed_rng(SEED, "basedata").random((500, 20)) < 0.3).astype(float))
     run = ais_log_partition(d, 100, piecewise_betas(1000), ChainStreams.from_seed(SEED, "ais", n_chains=100), base)
     assert abs(run.log_z - exact) < 0.1
@@ -163,7 +165,7 @@ def test_ais_partial_estimates_track_exact_intermediate_log_z():
     assert run.partial_log_z.shape == betas.shape
     assert run.partial_log_z[-1] == pytest.approx(run.log_z)
     for k in np.linspace(0, betas.size - 1, 12).astype(int):
-        exact_k = log_partition_exact(d, beta=float(betas[k]), base_bias=bases)
+        exact_k = exact_dbm.log_partition(d, beta=float(betas[k]), base_bias=bases)
         assert abs(run.partial_log_z[k] - exact_k) < 4 * run.stderr + 0.02
 
 
@@ -209,10 +211,10 @@ def test_training_increases_the_exact_likelihood():
     protos = (r.random((3, 10)) < 0.5)
     X = np.abs(protos[r.integers(0, 3, 300)] ^ (r.random((300, 10)) < 0.05)).astype(np.float64)
     d = DBM.random(10, 6, 4, keyed_rng(SEED, "ll-init"), scale=0.01)
-    before = log_prob_v_exact(d, X).mean()
+    before = exact_dbm.log_prob_v(d, X).mean()
     s = make_sampler("SAP", d, ChainStreams.from_seed(SEED, "ll", n_chains=50), keyed_rng(SEED, "llc"), n_chains=50)
     train_dbm(d, X, s, n_updates=300, batch_size=50, lr=0.05, rng=keyed_rng(SEED, "llmb"))
-    after = log_prob_v_exact(d, X).mean()
+    after = exact_dbm.log_prob_v(d, X).mean()
     assert after > before + 0.5
 
 

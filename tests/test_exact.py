@@ -7,7 +7,8 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.estimators import exact
+from bmrep.models.exact import all_states, state_index
+from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM, softplus
 
 
@@ -18,16 +19,16 @@ def random_rbm(n, m, scale, seed):
 
 def brute_log_z(rbm, beta=1.0, a=None):
     n, m = rbm.n_visible, rbm.n_hidden
-    S = exact.all_states(n + m).astype(float)
+    S = all_states(n + m).astype(float)
     a = np.zeros(n) if a is None else a
     return logsumexp(-beta * rbm.energy(S[:, :n], S[:, n:]) + (1 - beta) * S[:, :n] @ a)
 
 
 def test_all_states_order():
-    s = exact.all_states(3)
+    s = all_states(3)
     assert s.dtype == np.uint8 and s.shape == (8, 3)
     assert s[1].tolist() == [0, 0, 1] and s[4].tolist() == [1, 0, 0] and s[6].tolist() == [1, 1, 0]
-    np.testing.assert_array_equal(exact.state_index(s), np.arange(8))
+    np.testing.assert_array_equal(state_index(s), np.arange(8))
 
 
 @pytest.mark.parametrize("n,m,scale", [(3, 5, 1.0), (5, 3, 1.0), (4, 4, 50.0), (2, 6, 100.0), (6, 2, 50.0)])
@@ -57,7 +58,7 @@ def test_log_partition_chunks_agree(monkeypatch):
 
 def test_log_likelihood_normalised():
     r = random_rbm(4, 3, 3.0, 14)
-    V = exact.all_states(4)
+    V = all_states(4)
     lp = exact.log_prob_v(r, V)
     assert logsumexp(lp) == pytest.approx(0.0, abs=1e-12)
     X = V[[0, 3, 3, 9]]
@@ -67,18 +68,18 @@ def test_log_likelihood_normalised():
 def test_joint_probabilities_match_energy():
     r = random_rbm(3, 2, 1.0, 15)
     p = exact.joint_probabilities(r)
-    S = exact.all_states(5).astype(float)
+    S = all_states(5).astype(float)
     logp = -r.energy(S[:, :3], S[:, 3:])
     np.testing.assert_allclose(p, np.exp(logp - logsumexp(logp)), rtol=1e-12)
     # v-marginal agrees with the free energy
-    np.testing.assert_allclose(p.reshape(8, 4).sum(1), np.exp(exact.log_prob_v(r, exact.all_states(3))), rtol=1e-12)
+    np.testing.assert_allclose(p.reshape(8, 4).sum(1), np.exp(exact.log_prob_v(r, all_states(3))), rtol=1e-12)
 
 
 @pytest.mark.parametrize("n,m", [(3, 2), (2, 3)])
 def test_sample_exact_chi_square(n, m):
     r = random_rbm(n, m, 1.5, 16)
     V, H = exact.sample_exact(r, 20000, np.random.default_rng(17))
-    idx = exact.state_index(np.hstack([V, H]).astype(np.uint8))
+    idx = state_index(np.hstack([V, H]).astype(np.uint8))
     counts = np.bincount(idx, minlength=2 ** (n + m))
     expected = exact.joint_probabilities(r) * len(idx)
     keep = expected >= 5
@@ -96,4 +97,4 @@ def test_too_large_raises():
     with pytest.raises(ValueError, match="cannot be enumerated"):
         exact.log_partition(r)
     with pytest.raises(ValueError):
-        exact.all_states(40)
+        all_states(40)

@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from bmrep.estimators.rts import TemperingStats, initial_iterations, uniform_log_prior
+from bmrep.estimators.rts import TemperingStats, initial_iterations, run_simulated_tempering, uniform_log_prior
 from bmrep.models.gaussian_mixture import GaussianMixture
 from bmrep.sampling.hmc import TemperedHMC
-from bmrep.sampling.simulated_tempering import run_simulated_tempering
 
 from test_carlson2016_testsystems import GaussianFamily
 

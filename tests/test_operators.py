@@ -7,10 +7,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bmrep.estimators.exact import all_states, state_index
+from bmrep.models.exact import all_states, state_index
 from bmrep.models.rbm import RBM, sigmoid
 from bmrep.sampling import Blend, ChainStreams, FlipTheState, Gibbs, operator_from_name
-from bmrep.sampling.transition_matrix import slem, stationary_check, sweep_transition_matrix
+from bmrep.sampling.transition_matrix import (
+    slem,
+    stationary_check,
+    sweep_transition_matrix,
+)
 
 OPERATORS = [Gibbs(), FlipTheState(), Blend(0.3)]
 CHI2_LEVEL = 0.999  # one fixed seed per test; the quantile is fixed in advance

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bmrep.estimators.exact import joint_probabilities, state_index
+from bmrep.models.exact import state_index
+from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.models.rbm import RBM
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.special import logsumexp
 
-from bmrep.estimators.exact import all_states
+from bmrep.models.exact import all_states
 from bmrep.models.rbm import (
     RBM,
     sigmoid,

@@ -5,29 +5,33 @@ Ground truth: exact log Z_k of small RBMs by enumeration of all joint states.
 
 import numpy as np
 import pytest
+from conftest import small_rbm as shared_small_rbm  # noqa: E402
 from scipy.special import logsumexp
 from scipy.stats import chi2
 
-from bmrep.estimators import exact
 from bmrep.estimators.base import base_log_partition
 from bmrep.estimators.rts import (
     TemperingStats,
     exponential_log_prior,
     initial_iterations,
-    log_temperature_conditional,
     partial_update,
     rts_log_z,
     rts_stderr,
+    run_simulated_tempering,
     stopping_rule_met,
-    temperature_conditional,
     ts_log_z,
     uniform_log_prior,
 )
-from bmrep.models.rbm import RBM
-from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering, sample_temperatures
+from bmrep.models.exact import all_states
+from bmrep.models.exact import rbm as exact
+from bmrep.sampling.simulated_tempering import (
+    RBMTemperingState,
+    log_temperature_conditional,
+    rbm_step,
+    sample_temperatures,
+    temperature_conditional,
+)
 from bmrep.sampling.streams import ChainStreams
-
-from conftest import small_rbm as shared_small_rbm  # noqa: E402
 
 Z_MAX = 4.0
 
@@ -38,7 +42,7 @@ def small_rbm(seed, scale, nv=6, nh=4):
 
 def joint_deltas(rbm, a):
     """Delta(v, h) = -E(v, h) - a.v and a.v for every joint state."""
-    S = exact.all_states(rbm.n_visible + rbm.n_hidden).astype(float)
+    S = all_states(rbm.n_visible + rbm.n_hidden).astype(float)
     v, h = S[:, : rbm.n_visible], S[:, rbm.n_visible :]
     return -rbm.energy(v, h) - v @ a, v @ a
 

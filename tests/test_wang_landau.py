@@ -7,9 +7,11 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.estimators.exact import all_states
-from bmrep.models.dbm import DBM, DBMChains, gibbs_sweep, joint_log_probabilities, log_partition_exact
+from bmrep.models.dbm import DBM
+from bmrep.models.exact import all_states
+from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
+from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep
 from bmrep.sampling.tempered_transitions import tempered_transition, uniform_ladder
 from bmrep.sampling.wang_landau import (
     AdaptiveTempering,
@@ -59,7 +61,7 @@ def test_wang_landau_weights_converge_to_partition_probabilities():
 def _exact_tempered_joint(d, betas, log_g, n, key):
     """n exact draws of (x, k) from p(x, k) ∝ exp(-beta_k E(x)) / g_k."""
     D, F1, F2 = d.shape
-    X, _ = joint_log_probabilities(d)
+    X, _ = exact_dbm.joint_log_probabilities(d)
     E = d.energy(X[:, :D], X[:, D:D + F1], X[:, D + F1:])
     logp = -betas[:, None] * E[None, :] - log_g[:, None]  # (K, S)
     logp -= logsumexp(logp)
@@ -102,7 +104,7 @@ def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
     ch = DBMChains(*(np.zeros((n, m)) for m in d.shape))
     for _ in range(20_000):
         st.temperature_step(gibbs_sweep(d, ch, streams, betas=st.chain_betas()))
-    exact = np.array([log_partition_exact(d, b) for b in betas])
+    exact = np.array([exact_dbm.log_partition(d, b) for b in betas])
     est = st.normalized_log_weights().mean(0)
     np.testing.assert_allclose(est, exact - exact[0], atol=0.1)
 
@@ -110,7 +112,7 @@ def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
 def test_tempered_transition_leaves_the_dbm_invariant():
     d = tiny_dbm("tt")
     D, F1, F2 = d.shape
-    X, lp = joint_log_probabilities(d)
+    X, lp = exact_dbm.joint_log_probabilities(d)
     n = 60_000
     idx = keyed_rng(SEED, "tt-exact").choice(X.shape[0], size=n, p=np.exp(lp))
     ch = DBMChains(X[idx, :D].copy(), X[idx, D:D + F1].copy(), X[idx, D + F1:].copy())

@@ -11,6 +11,7 @@ from bmrep.config_check import ConfigError, validate_config
 from bmrep.experiments.yokoyama2019 import summaries, toy, train_drbm, train_kld
 from bmrep.experiments.yokoyama2019.s_values import parse_s
 from bmrep.models import multivalued as mv
+from bmrep.models.exact import multivalued as mv_exact
 
 PAPER_W_STAR = {1: 0.6585, 2: 0.7834, 4: 0.8941, "inf": 1.0887}
 
@@ -36,8 +37,8 @@ def test_toy_alpha_matches_eq18_marginal():
     w = 0.37
     for s in (1, 3, math.inf):
         params = {"b": np.zeros(2), "c": np.zeros(2), "W": np.full((2, 2), w)}
-        states = mv.all_visible_states(2)
-        p = np.exp(mv.log_marginal(params, s, states))
+        states = mv_exact.all_visible_states(2)
+        p = np.exp(mv_exact.log_marginal(params, s, states))
         assert toy.toy_alpha(w, s, 2) == pytest.approx(float(p @ (states[:, 0] * states[:, 1])), rel=1e-12)
 
 
@@ -56,11 +57,11 @@ def test_kld_curves_do_not_depend_on_sharding_and_start_from_the_initial_model()
     assert list(both["epochs"]) == [0, 2, 3]
     # epoch 0: the tRBM with zero biases and the shared Xavier couplings
     st = train_kld.kld_setup(7, 1, 0, 8, 4, 200)
-    log_p = mv.log_marginal(st["gen"], 1)
+    log_p = mv_exact.log_marginal(st["gen"], 1)
     for si, s in enumerate([1, math.inf]):
-        q = mv.log_marginal({"b": np.zeros(8), "c": np.zeros(5), "W": st["W0"]}, s)
+        q = mv_exact.log_marginal({"b": np.zeros(8), "c": np.zeros(5), "W": st["W0"]}, s)
         assert both["kld"][0, si, 0] == pytest.approx(mv.kl_per_unit(log_p, q), rel=1e-12)
-        ll = q[mv.state_index(st["data"])].mean() / 8
+        ll = q[mv_exact.state_index(st["data"])].mean() / 8
         assert both["loglik"][0, si, 0] == pytest.approx(ll, rel=1e-12)
     merged = summaries.merge_shards([one, train_kld.kld_curves(experiments=[0], **kw)])
     np.testing.assert_array_equal(merged["kld"], both["kld"])

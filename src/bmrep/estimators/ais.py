@@ -1,4 +1,4 @@
-"""Annealed importance sampling (AIS): a model-agnostic driver and an RBM wrapper.
+"""Annealed importance sampling (AIS): a model-agnostic driver and log Z of an RBM or a DBM.
 
 Neal (2001); for RBMs Salakhutdinov & Murray (2008); as used by Carlson et al.
 (2016, sec. 3.2, eq. 23). The AIS log-weight of one run through the inverse
@@ -34,10 +34,13 @@ Optionally ``log_f_pair(state, beta_from, beta_to) -> (log_f_from, log_f_to)``
 evaluates both terms at once (a model can reuse one matrix product); the
 default calls ``log_f`` twice.
 
-For a DBM with layers (v, h1, h2), the usual choice (Salakhutdinov & Hinton
-2009) is a state (v, h2) with h1 summed out analytically in ``log_f`` and a
-transition that Gibbs-samples h1 | (v, h2) then (v, h2) | h1 at ``beta``
-(through the core's ``op.update_layer`` with per-chain ``betas``).
+The RBM's family is :mod:`bmrep.estimators.rbm_ais`. For a DBM with layers
+(v, h1, h2), the usual choice (Salakhutdinov & Hinton 2009) is a state
+(v, h2) with h1 summed out analytically in ``log_f`` and a transition that
+Gibbs-samples h1 | (v, h2) then (v, h2) | h1 at ``beta`` (through the core's
+``op.update_layer`` with per-chain ``betas``): :mod:`bmrep.estimators.dbm_ais`.
+:func:`ais_log_partition` runs either. Ladders of betas are in
+:mod:`bmrep.estimators.ladders`.
 
 The uncertainty reported with ``log mean(w)`` is the delta-method standard
 error ``sd(w) / (sqrt(n) * mean(w))``, computed with weights rescaled by their
@@ -52,7 +55,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .base import EstimateResult, base_log_partition
+from ..models.dbm import DBM
+from .base import EstimateResult
+from .dbm_ais import dbm_annealing_model
+from .ladders import check_betas
+from .rbm_ais import rbm_annealing_model
 
 __all__ = [
     "AISRun",
@@ -61,13 +68,6 @@ __all__ = [
     "log_mean_exp",
     "log_mean_exp_stderr",
     "effective_sample_size",
-    "linear_betas",
-    "piecewise_betas",
-    "adaptive_betas",
-    "RBMAnnealingState",
-    "rbm_tempered_log_f",
-    "rbm_log_z_base",
-    "rbm_annealing_model",
     "ais_log_partition",
 ]
 
@@ -99,94 +99,6 @@ def effective_sample_size(log_w: np.ndarray) -> float:
     log_w = np.asarray(log_w, dtype=np.float64)
     w = np.exp(log_w - np.max(log_w))
     return float(w.sum() ** 2 / np.sum(w * w))
-
-
-def linear_betas(n_betas: int) -> np.ndarray:
-    """``n_betas`` inverse temperatures uniform on [0, 1] (both ends included)."""
-    if n_betas < 2:
-        raise ValueError(f"need at least 2 inverse temperatures, got {n_betas}")
-    return np.linspace(0.0, 1.0, int(n_betas))
-
-
-def piecewise_betas(n_betas: int) -> np.ndarray:
-    """The Salakhutdinov & Murray (2008) schedule scaled to ``n_betas`` values.
-
-    Their 14500 betas are uniform with spacing 1e-3 on [0, 0.5], 1e-4 on
-    [0.5, 0.9] and 1e-5 on [0.9, 1]: fractions 500/14500, 4000/14500 and
-    10000/14500 of the points. ``piecewise_betas(14501)`` reproduces it.
-    """
-    if n_betas < 4:
-        return linear_betas(n_betas)
-    n = int(n_betas) - 1
-    n1 = max(1, int(round(n * 500 / 14500)))
-    n2 = max(1, int(round(n * 4000 / 14500)))
-    n3 = max(1, n - n1 - n2)
-    return np.concatenate(
-        [
-            np.linspace(0.0, 0.5, n1, endpoint=False),
-            np.linspace(0.5, 0.9, n2, endpoint=False),
-            np.linspace(0.9, 1.0, n3 + 1),
-        ]
-    )
-
-
-def adaptive_betas(pilot_betas: np.ndarray, step_sd: np.ndarray, n_betas: int, uniform_mix: float = 0.1) -> np.ndarray:
-    """A ladder of ``n_betas`` inverse temperatures at equal thermodynamic length, from a pilot run.
-
-    For a small step the AIS log-weight increment from ``beta`` to
-    ``beta + d`` has standard deviation about ``d * s(beta)`` with
-    ``s(beta)^2 = Var_beta[d/dbeta log f_beta(x)]``; under perfect transitions
-    the increments are independent and, with ``n(beta)`` betas per unit
-    beta, ``Var(log w) ~ int s^2 / n dbeta``; at fixed ``K = int n`` this is
-    smallest, ``(int s dbeta)^2 / K``, for ``n`` proportional to ``s``: the
-    constant-speed schedule that spends equal amounts of ``s(beta) dbeta`` per
-    step (cf. Gelman & Meng 1998 on path sampling; Grosse, Maddison &
-    Salakhutdinov 2013 on AIS schedules). The variance of log w also sets
-    the downward bias of log Z (about half of it for near-Gaussian weights). ``s`` is estimated on each interval of a
-    pilot ladder from the spread over runs of its increments,
-    ``s_k = step_sd[k] / (beta_{k+1} - beta_k)``; the pilot's runs, lagging
-    behind equilibrium where the chains mix slowly, measure the spread that
-    the main run will meet. The density of betas is
-    ``(1 - uniform_mix) * s / int s + uniform_mix`` (the uniform part keeps
-    steps everywhere, where the pilot saw little spread), and the betas are
-    its quantiles, linear within each pilot interval. Endpoints are kept.
-
-    Any schedule fixed before the main run leaves AIS unbiased in Z, so the
-    pilot must use random numbers independent of the main run.
-    """
-    pilot_betas = _check_betas(pilot_betas)
-    step_sd = np.asarray(step_sd, dtype=np.float64)
-    if step_sd.shape != (pilot_betas.size - 1,):
-        raise ValueError(f"step_sd must have one entry per pilot step ({pilot_betas.size - 1}), got shape {step_sd.shape}")
-    if not np.all(np.isfinite(step_sd)) or np.any(step_sd < 0):
-        raise ValueError("step_sd must be finite and non-negative")
-    if not 0.0 < uniform_mix <= 1.0:
-        raise ValueError(f"uniform_mix must lie in (0, 1], got {uniform_mix}")
-    if n_betas < 2:
-        raise ValueError(f"need at least 2 inverse temperatures, got {n_betas}")
-    width = np.diff(pilot_betas)
-    span = pilot_betas[-1] - pilot_betas[0]
-    mass = step_sd / step_sd.sum() if step_sd.sum() > 0 else width / span  # share of length per pilot interval
-    mass = (1.0 - uniform_mix) * mass + uniform_mix * width / span
-    cum = np.concatenate([[0.0], np.cumsum(mass)])
-    cum /= cum[-1]
-    betas = np.interp(np.linspace(0.0, 1.0, int(n_betas)), cum, pilot_betas)
-    betas[0], betas[-1] = pilot_betas[0], pilot_betas[-1]
-    return _check_betas(betas)
-
-
-def _check_betas(betas: np.ndarray, increasing: bool = True) -> np.ndarray:
-    betas = np.asarray(betas, dtype=np.float64)
-    if betas.ndim != 1 or betas.size < 2:
-        raise ValueError("betas must be a 1-d array of at least 2 inverse temperatures")
-    if np.any(betas < 0) or np.any(betas > 1):
-        raise ValueError("inverse temperatures must lie in [0, 1]")
-    d = np.diff(betas)
-    if increasing and np.any(d <= 0):
-        raise ValueError("betas must be strictly increasing")
-    if not increasing and np.any(d >= 0):
-        raise ValueError("betas must be strictly decreasing")
-    return betas
 
 
 # --------------------------------------------------------------------------- driver
@@ -246,7 +158,7 @@ def anneal(
     evaluated along the reversed path (Burda et al. 2015). If ``partial`` is
     a list, the running sum after every step is appended to it; if
     ``step_sd`` is a list, the standard deviation over runs of every step's
-    increment is (the input of :func:`adaptive_betas`).
+    increment is (the input of :func:`bmrep.estimators.ladders.adaptive_betas`).
     """
     if log_f_pair is None:
         if log_f is None:
@@ -310,7 +222,7 @@ def ais_log_weights(
         ``log_weights`` (n_runs,) are ``log Z_0 + log w``; ``log_z`` their
         log-mean-exp, ``stderr`` its delta-method standard error.
     """
-    betas = _check_betas(betas)
+    betas = check_betas(betas)
     if n_runs < 1:
         raise ValueError(f"n_runs must be >= 1, got {n_runs}")
     state = init_sample(int(n_runs), rng)
@@ -337,188 +249,59 @@ def ais_log_weights(
     )
 
 
-# --------------------------------------------------------------------------- RBM
-
-
-def _softplus(x: np.ndarray) -> np.ndarray:
-    return np.logaddexp(0.0, x)
-
-
-def rbm_log_z_base(base_bias: np.ndarray, n_hidden: int) -> float:
-    """``log Z`` at beta = 0 of the RBM family: Bernoulli(logits base_bias) on v, uniform on h."""
-    return base_log_partition(base_bias, n_hidden)
-
-
-def rbm_tempered_log_f(v: np.ndarray, hidden_field: np.ndarray, b, base_bias, beta: float) -> np.ndarray:
-    """``log sum_h f_beta(v, h)`` from the hidden pre-activation ``c + v W`` (Carlson et al. eq. 2).
-
-    ``f_beta(v,h) = exp(-beta E(v,h) + (1-beta) base_bias.v)``, so with h
-    summed out ``log f_beta(v) = beta b.v + (1-beta) base_bias.v +
-    sum_j softplus(beta (c_j + v.W_j))`` (accumulated in float64).
-    """
-    v64 = np.asarray(v, np.float64)
-    lin = v64 @ (beta * np.asarray(b, np.float64) + (1.0 - beta) * np.asarray(base_bias, np.float64))
-    return lin + np.sum(_softplus(beta * np.asarray(hidden_field, np.float64)), axis=1)
-
-
-class RBMAnnealingState:
-    """Chains (v, h) of an RBM plus the cached hidden pre-activation ``c + v W``.
-
-    The cache makes one AIS step cost the two matrix products of a Gibbs
-    sweep: the field computed for the weight increment is reused to sample h.
-    """
-
-    def __init__(self, rbm, v: np.ndarray, h: np.ndarray, streams, base_bias, operator, n_threads: int = 1):
-        self.rbm = rbm
-        self.v = v
-        self.h = h
-        self.streams = streams
-        self.base_bias = np.asarray(base_bias, dtype=v.dtype)
-        self.operator = operator
-        self.n_threads = int(n_threads)
-        self._field = None
-        self._terms = None
-
-    @property
-    def hidden_field(self) -> np.ndarray:
-        if self._field is None:
-            self._field = self.rbm.c + self.v @ self.rbm.W
-            self._terms = None
-        return self._field
-
-    def _log_f_terms(self):
-        """Per-state pieces of log f_beta that do not depend on beta (computed once per sweep).
-
-        ``log f_beta(v) = beta (b.v + sum_j max(x_j, 0)) + (1 - beta) a.v + sum_j log1p(exp(-beta |x_j|))``
-        with ``x = c + v W``: the same value as :func:`rbm_tempered_log_f`, with one
-        exp and one log1p per unit and beta.
-        """
-        if self._terms is None:
-            x = np.asarray(self.hidden_field, np.float64)
-            v64 = np.asarray(self.v, np.float64)
-            neg_abs = -np.abs(x)
-            self._terms = (
-                v64 @ np.asarray(self.rbm.b, np.float64) + np.maximum(x, 0.0).sum(axis=1),
-                v64 @ np.asarray(self.base_bias, np.float64),
-                neg_abs,
-                np.empty_like(neg_abs),
-            )
-        return self._terms
-
-    def log_f(self, beta: float) -> np.ndarray:
-        """``log sum_h f_beta(v, h)`` of every chain (float64)."""
-        lin, base, neg_abs, buf = self._log_f_terms()
-        np.multiply(neg_abs, beta, out=buf)
-        np.exp(buf, out=buf)
-        np.log1p(buf, out=buf)
-        return beta * lin + (1.0 - beta) * base + buf.sum(axis=1)
-
-    def log_f_pair(self, beta_a: float, beta_b: float):
-        return self.log_f(beta_a), self.log_f(beta_b)
-
-    def set_visible(self, V: np.ndarray) -> None:
-        """Put the chains' visible units at ``V`` (e.g. data points for RAISE)."""
-        self.v[...] = V
-        self._field = None
-        self._terms = None
-
-    def sweep(self, beta: float) -> "RBMAnnealingState":
-        """One sweep at ``beta``: h | v then v | h, through the core's compiled layer update."""
-        n = self.v.shape[0]
-        betas = np.full(n, beta, dtype=self.v.dtype)
-        self.operator.update_layer(self.h, self.hidden_field, self.streams, betas=betas, n_threads=self.n_threads)
-        vfield = self.rbm.b + self.h @ self.rbm.W.T
-        self.operator.update_layer(
-            self.v, vfield, self.streams, betas=betas, base_field=self.base_bias, n_threads=self.n_threads
-        )
-        self._field = None
-        self._terms = None
-        return self
-
-    def sweep_visible_first(self, beta: float) -> "RBMAnnealingState":
-        """The reversal of :meth:`sweep`: v | h then h | v (used by RAISE)."""
-        n = self.v.shape[0]
-        betas = np.full(n, beta, dtype=self.v.dtype)
-        vfield = self.rbm.b + self.h @ self.rbm.W.T
-        self.operator.update_layer(
-            self.v, vfield, self.streams, betas=betas, base_field=self.base_bias, n_threads=self.n_threads
-        )
-        self._field = None
-        self._terms = None
-        self.operator.update_layer(self.h, self.hidden_field, self.streams, betas=betas, n_threads=self.n_threads)
-        return self
-
-
-def _default_operator(operator):
-    if operator is not None:
-        return operator
-    from ..sampling.operators import Gibbs
-
-    return Gibbs()
-
-
-def rbm_annealing_model(rbm, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1):
-    """The RBM's tempered family as ``(init_sample, transition, log_f_pair, log_z_base)`` for the driver.
-
-    ``init_sample(n, streams)`` draws v from the base Bernoullis (a layer
-    update at beta = 0 samples exactly sigmoid(base_bias)) and h uniformly.
-    """
-    operator = _default_operator(operator)
-    base_bias = np.zeros(rbm.n_visible) if base_bias is None else np.asarray(base_bias, np.float64)
-    if base_bias.shape != (rbm.n_visible,):
-        raise ValueError(f"base_bias must have shape ({rbm.n_visible},), got {base_bias.shape}")
-    model = rbm.astype(dtype) if hasattr(rbm, "astype") else rbm
-
-    def init_sample(n, streams):
-        if len(streams) != n:
-            raise ValueError(f"need one stream per run: {len(streams)} streams for {n} runs")
-        v = np.zeros((n, model.n_visible), dtype=dtype)
-        h = np.zeros((n, model.n_hidden), dtype=dtype)
-        zeros = np.zeros(n, dtype=dtype)
-        operator.update_layer(v, np.zeros_like(v), streams, betas=zeros, base_field=base_bias.astype(dtype), n_threads=n_threads)
-        operator.update_layer(h, np.zeros_like(h), streams, betas=zeros, n_threads=n_threads)
-        return RBMAnnealingState(model, v, h, streams, base_bias.astype(dtype), operator, n_threads)
-
-    def transition(state, beta):
-        return state.sweep(beta)
-
-    def log_f_pair(state, b0, b1):
-        return state.log_f_pair(b0, b1)
-
-    return init_sample, transition, log_f_pair, rbm_log_z_base(base_bias, rbm.n_hidden)
-
-
 def ais_log_partition(
-    rbm,
+    model,
     n_runs: int,
     betas: np.ndarray,
     streams,
-    base_bias: np.ndarray | None = None,
+    base_bias=None,
     *,
     operator=None,
     dtype=np.float64,
     n_threads: int = 1,
     record_partial: bool = False,
+    state: str | None = None,
 ) -> AISRun:
-    """AIS estimate of an RBM's log Z (Salakhutdinov & Murray 2008; Carlson et al. 2016 sec. 3.2).
+    """AIS estimate of the log Z of an RBM or a DBM (Salakhutdinov & Murray 2008; Salakhutdinov & Hinton 2009).
+
+    Carlson et al. (2016, sec. 3.2) for RBMs; for a DBM, over {v, h2} with h1
+    summed out (or over h1 alone, ``state="h1"``). Log weights accumulate in
+    float64 whatever ``dtype`` the chains use.
 
     Parameters
     ----------
-    rbm : bmrep.models.rbm.RBM
+    model : bmrep.models.rbm.RBM or bmrep.models.dbm.DBM
     n_runs : int
         Number of annealing runs (chains); ``len(streams)`` must equal it.
     betas : array
-        Increasing inverse temperatures from 0 to 1 (:func:`linear_betas`,
-        :func:`piecewise_betas`); ``len(betas) - 2`` sweeps per run.
+        Increasing inverse temperatures from 0 to 1
+        (:mod:`bmrep.estimators.ladders`); ``len(betas) - 2`` sweeps per run.
     streams : bmrep.sampling.ChainStreams
         One random stream per run.
-    base_bias : array (n_visible,), optional
-        Logits of the base Bernoullis on v (zeros: uniform); see
-        :mod:`bmrep.estimators.base`.
+    base_bias : optional
+        Logits of the base Bernoullis: an array (n_visible,) (zeros: uniform;
+        see :mod:`bmrep.estimators.base`), or for a DBM a triple
+        ``(a, a1, a2)`` (see :func:`bmrep.models.dbm.base_logits`).
+    record_partial : bool
+        Also return the estimate of every intermediate ``log Z_k``
+        (``AISRun.partial_log_z``), e.g. to locate where along the ladder an
+        estimate drifts from exact values.
+    state : {"v_h2", "h1"}, optional
+        DBMs only: the annealed layers (:func:`bmrep.estimators.dbm_ais.dbm_annealing_model`);
+        default ``"v_h2"``.
+
+    Returns
+    -------
+    AISRun
     """
-    init_sample, transition, log_f_pair, log_z0 = rbm_annealing_model(
-        rbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads
-    )
+    options = {"operator": operator, "dtype": dtype, "n_threads": n_threads}
+    if isinstance(model, DBM):
+        family = dbm_annealing_model(model, base_bias, state="v_h2" if state is None else state, **options)
+    elif state is not None:
+        raise ValueError("state selects the annealed layers of a DBM; an RBM's AIS state is (v, h)")
+    else:
+        family = rbm_annealing_model(model, base_bias, **options)
+    init_sample, transition, log_f_pair, log_z0 = family
     return ais_log_weights(
         betas,
         n_runs=n_runs,

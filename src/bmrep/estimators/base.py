@@ -64,6 +64,14 @@ def data_marginal_base_bias(X: np.ndarray, pseudo_count: float = 1.0) -> np.ndar
     return np.log(p) - np.log1p(-p)
 
 
-def base_log_partition(base_bias: np.ndarray, n_hidden: int = 0) -> float:
-    """log Z of the base ``exp(base_bias . v)`` over {0,1}^n_visible times uniform h."""
-    return float(np.sum(np.logaddexp(0.0, np.asarray(base_bias, np.float64))) + n_hidden * np.log(2.0))
+def base_log_partition(base_bias, n_hidden: int = 0) -> float:
+    """log Z at beta = 0 of the tempered family: a product of Bernoullis times ``n_hidden`` uniform units.
+
+    ``sum_i softplus(a_i) + n_hidden log 2``. ``base_bias`` is the logits
+    ``a`` of one layer (an RBM's visible units, eq. 2 of Carlson et al. 2016)
+    or a tuple of per-layer logits (a DBM's ``(a, a1, a2)``, see
+    :func:`bmrep.models.dbm.base_logits`), summed layer by layer.
+    """
+    layers = base_bias if isinstance(base_bias, (tuple, list)) else (base_bias,)
+    total = sum(np.sum(np.logaddexp(0.0, np.asarray(a, np.float64))) for a in layers)
+    return float(total + n_hidden * np.log(2.0))

@@ -31,8 +31,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .ais import _check_betas, anneal, log_mean_exp, rbm_annealing_model
+from .ais import anneal, log_mean_exp
 from .base import EstimateResult
+from .ladders import check_betas
+from .rbm_ais import rbm_annealing_model
 
 __all__ = ["raise_log_weights", "raise_log_partition", "raise_estimate"]
 
@@ -65,7 +67,7 @@ def raise_log_weights(
     state
         The final state (at beta_0).
     """
-    betas = _check_betas(betas)
+    betas = check_betas(betas)
     acc, state = anneal(
         betas[::-1].copy(), init_state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, transition_first=True
     )

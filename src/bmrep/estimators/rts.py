@@ -15,9 +15,12 @@ x_i)`` and the partition functions follow from eq. 12:
 
 TS replaces ``c_k`` by bin counts plus 0.1 (sec. 4.3 and the Fig. 1 caption).
 
-Everything here works on arrays of per-sample ``Delta`` values (the samplers
-live in :mod:`bmrep.sampling.simulated_tempering` and
+Everything here works on arrays of per-sample ``Delta`` values or on the
+per-sweep ``(q(beta | x), k)`` the sampler emits (the temperature
+conditional of eq. 7 and the sweeps live in
+:mod:`bmrep.sampling.simulated_tempering`, the HMC transition in
 :mod:`bmrep.sampling.hmc`), so the estimator can be checked on exact samples.
+:func:`run_simulated_tempering` runs the sweeps into a :class:`TemperingStats`.
 The standard error follows eq. 16 (delta method), with the covariance of
 ``c`` estimated from independent parallel chains.
 """
@@ -30,11 +33,11 @@ from typing import Callable
 import numpy as np
 from scipy.special import logsumexp
 
+from ..sampling.simulated_tempering import STRecord, run_tempering_sweeps
 from .base import EstimateResult
 
 __all__ = [
-    "log_temperature_conditional",
-    "temperature_conditional",
+    "run_simulated_tempering",
     "rts_log_z",
     "ts_log_z",
     "rts_stderr",
@@ -59,23 +62,6 @@ def exponential_log_prior(betas: np.ndarray, rate: float) -> np.ndarray:
     """``r_k ∝ exp(rate * beta_k)`` (Carlson et al. sec. 4.4 uses rate 2), normalised."""
     lr = rate * np.asarray(betas, np.float64)
     return lr - logsumexp(lr)
-
-
-def log_temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
-    """``log q(beta_k | x_i)`` (eq. 7) for each sample i and temperature k: (N, K)."""
-    delta = np.asarray(delta, np.float64).reshape(-1, 1)
-    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
-    return a - logsumexp(a, axis=1, keepdims=True)
-
-
-def temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
-    """``q(beta_k | x_i)`` (eq. 7) as probabilities (N, K); rows sum to 1 (one exp per entry)."""
-    delta = np.asarray(delta, np.float64).reshape(-1, 1)
-    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
-    a -= a.max(axis=1, keepdims=True)
-    np.exp(a, out=a)
-    a /= a.sum(axis=1, keepdims=True)
-    return a
 
 
 def rts_log_z(log_c: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
@@ -171,6 +157,36 @@ class TemperingStats:
             raise ValueError(f"method must be RTS or TS, got {method!r}")
         se = float(self.stderr(method == "RTS")[-1])
         return EstimateResult(float(est), se, method, float(budget), {"n_samples": self.n_samples})
+
+
+def run_simulated_tempering(
+    state,
+    k: np.ndarray,
+    *,
+    step: Callable,
+    betas: np.ndarray,
+    log_prior: np.ndarray,
+    log_zhat: np.ndarray,
+    n_sweeps: int,
+    rng: np.random.Generator,
+    stats: TemperingStats | None = None,
+    record: bool = False,
+) -> tuple[TemperingStats, np.ndarray, STRecord | None]:
+    """Simulated tempering (Carlson et al. 2016, Algorithm 1) accumulating the RTS statistics of eq. 9.
+
+    Runs :func:`bmrep.sampling.simulated_tempering.run_tempering_sweeps` (same
+    parameters) with every sweep's ``(q(beta | x), k)`` added to ``stats``
+    (a new :class:`TemperingStats` if None).
+
+    Returns
+    -------
+    stats, k, record
+    """
+    if stats is None:
+        stats = TemperingStats(np.asarray(betas).size, np.asarray(k).size)
+    k, rec = run_tempering_sweeps(state, k, step=step, betas=betas, log_prior=log_prior, log_zhat=log_zhat,
+                                  n_sweeps=n_sweeps, rng=rng, observe=stats.add, record=record)
+    return stats, k, rec
 
 
 def stopping_rule_met(c: np.ndarray, prior: np.ndarray, tol_factor: float = 0.1) -> bool:

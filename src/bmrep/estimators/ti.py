@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..sampling.simulated_tempering import temperature_conditional
 from .base import EstimateResult
-from .rts import temperature_conditional
 
 __all__ = [
     "integrate_riemann",

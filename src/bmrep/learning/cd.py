@@ -49,8 +49,12 @@ def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
     }
 
 
-def _batches(n: int, batch_size: int, rng: np.random.Generator):
-    """Minibatch indices: shuffled epochs (full batch: all rows in order)."""
+def minibatches(n: int, batch_size: int, rng: np.random.Generator):
+    """Endless minibatch indices of ``n`` examples: shuffled epochs (full batch: all rows in order).
+
+    Each epoch is one permutation drawn from ``rng``, cut into ``n // batch_size``
+    batches (a remainder is skipped); ``batch_size >= n`` yields ``arange(n)``.
+    """
     if batch_size >= n:
         while True:
             yield np.arange(n)
@@ -163,7 +167,7 @@ def train_rbm(
         v = X[rng.integers(0, N, size=n_ch)].copy()
     else:
         v = np.empty((n_ch, model.n_visible))
-    batches = _batches(N, B, rng)
+    batches = minibatches(N, B, rng)
     record(0)
     for t in range(1, n_updates + 1):
         vd = X[next(batches)]
@@ -181,4 +185,4 @@ def train_rbm(
     return model, history
 
 
-__all__ = ["rbm_gradient", "train_rbm"]
+__all__ = ["rbm_gradient", "minibatches", "train_rbm"]

@@ -34,8 +34,9 @@ from typing import Callable
 import numpy as np
 
 from bmrep.learning.optimizers import SGD, inverse_time
-from bmrep.models.dbm import DBM, DBMChains, gibbs_sweep, mean_field, random_chains
+from bmrep.models.dbm import DBM, mean_field
 from bmrep.models.rbm import sigmoid
+from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep, random_chains
 from bmrep.sampling.operators import Gibbs
 from bmrep.sampling.tempered_transitions import tempered_transition, uniform_ladder
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, uniform_betas

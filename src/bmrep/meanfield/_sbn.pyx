@@ -33,55 +33,12 @@ import numpy as np
 
 cimport numpy as cnp
 from cython.parallel cimport parallel, prange, threadid
-from libc.math cimport exp, fabs, log, log1p
+from libc.math cimport exp, fabs, log
 from libc.stdlib cimport free, malloc
 
+from bmrep._cmath cimport logaddexp as _logaddexp, sigmoid as _sigmoid, xlogx as _xlogx
+
 cnp.import_array()
-
-
-cdef struct Net:
-    Py_ssize_t n
-    const cnp.int64_t* pptr     # (N+1) edges of child i: pptr[i]..pptr[i+1]
-    const cnp.int64_t* epar     # (E) parent of edge e
-    const cnp.int64_t* echild   # (E) child of edge e
-    const cnp.int64_t* cptr     # (N+1) child-list of parent j: cedge[cptr[j]..cptr[j+1]]
-    const cnp.int64_t* cedge    # (E) edge ids grouped by parent
-    const double* w           # (E) weights J_ij
-    const double* h           # (N) biases h_i
-    const unsigned char* vis  # (N) 1 if instantiated
-
-
-cdef struct Work:
-    double* ea    # (E) e^{-xi_i J_ij}
-    double* eb    # (E) e^{(1-xi_i) J_ij}
-    double* da    # (E) 1 - mu_j + mu_j ea
-    double* db    # (E) 1 - mu_j + mu_j eb
-    double* la    # (N) ln <e^{-xi_i z_i}>
-    double* lb    # (N) ln <e^{(1-xi_i) z_i}>
-    double* mz    # (N) <z_i>
-    double* phi   # (N) <e^{(1-xi) z}> / (<e^{-xi z}> + <e^{(1-xi) z}>), eq. (33)
-    const double* ew    # (E) e^{J_ij} (shared, read-only)
-    double* stale # (N) 1 if la/lb hold only their difference (la to be recomputed)
-
-
-cdef inline double _sigmoid(double x) noexcept nogil:
-    cdef double e
-    if x >= 0:
-        return 1.0 / (1.0 + exp(-x))
-    e = exp(x)
-    return e / (1.0 + e)
-
-
-cdef inline double _logaddexp(double a, double b) noexcept nogil:
-    if a > b:
-        return a + log1p(exp(b - a))
-    return b + log1p(exp(a - b))
-
-
-cdef inline double _xlogx(double x) noexcept nogil:
-    if x <= 0.0:
-        return 0.0
-    return x * log(x)
 
 
 cdef void _eval_unit(const Net* net, Work* wk, const double* mu, Py_ssize_t i, double x,

@@ -12,16 +12,17 @@ with ``phi_s`` of eqs. (6)/(7) and ``psi_s = d ln phi_s / dx`` of eq. (14).
 
 Parameters are kept in a dict ``{"b": (n,), "c": (m,), "W": (n, m)}`` or a
 batch of independent models ``{"b": (B, n), "c": (B, m), "W": (B, n, m)}``;
-every function here accepts both (leading batch axes broadcast).
+every function here accepts both (leading batch axes broadcast). Exact
+quantities by enumeration (``ln Z_s``, ``ln P_s(v)``, the exact gradient and
+exact samples) are in :mod:`bmrep.models.exact.multivalued`.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
-from scipy.special import expit, logsumexp
+from scipy.special import expit
 
 from . import _multivalued
 
@@ -93,40 +94,11 @@ def log_unnormalized(params, v, s) -> np.ndarray:
     return np.einsum("...ni,...i->...n", v, params["b"]) + log_phi(hidden_field(params, v), s).sum(-1)
 
 
-def all_visible_states(n: int) -> np.ndarray:
-    """All ``2^n`` configurations of ``n`` ±1 units, (2^n, n) float64."""
-    if not 1 <= n <= 24:
-        raise ValueError(f"enumeration needs 1 <= n <= 24 visible units, got {n}")
-    return np.array(list(itertools.product((-1.0, 1.0), repeat=n)))
-
-
-def log_partition(params, s, states: np.ndarray | None = None) -> np.ndarray:
-    """Exact ``ln Z_s`` (eq. 4) by enumerating every visible configuration."""
-    if states is None:
-        states = all_visible_states(params["b"].shape[-1])
-    return logsumexp(log_unnormalized(params, states, s), axis=-1)
-
-
-def log_marginal(params, s, states: np.ndarray | None = None) -> np.ndarray:
-    """Exact ``ln P_s(v)`` (eq. 5) of every state in ``states`` (default: all 2^n)."""
-    if states is None:
-        states = all_visible_states(params["b"].shape[-1])
-    lu = log_unnormalized(params, states, s)
-    return lu - logsumexp(lu, axis=-1, keepdims=True)
-
-
 def kl_per_unit(log_p_true, log_p_model) -> np.ndarray:
     """KLD of eq. (16): ``sum_v P(v) ln(P(v)/Q(v)) / |V|`` from full log tables."""
     n = math.log2(log_p_true.shape[-1])
     p = np.exp(log_p_true)
     return (p * (log_p_true - log_p_model)).sum(-1) / n
-
-
-def state_index(v: np.ndarray) -> np.ndarray:
-    """Row of :func:`all_visible_states` holding each ±1 vector of ``v`` (..., n)."""
-    n = v.shape[-1]
-    bits = (v > 0).astype(np.int64)
-    return bits @ (1 << np.arange(n - 1, -1, -1))
 
 
 def sample_hidden(lam, s, rng: np.random.Generator) -> np.ndarray:
@@ -194,20 +166,6 @@ def cd_gradient(params, v_data, s, k: int, rngs) -> dict:
     }
 
 
-def exact_gradient(params, v_data, s) -> dict:
-    """Exact gradient of the mean log-likelihood, eqs. (11)-(13), by enumeration (single model)."""
-    states = all_visible_states(params["b"].shape[-1])
-    p = np.exp(log_marginal(params, s, states))
-    ph_model = psi(hidden_field(params, states), s)
-    ph_data = psi(hidden_field(params, v_data), s)
-    n_data = v_data.shape[0]
-    return {
-        "b": v_data.mean(0) - p @ states,
-        "c": ph_data.mean(0) - p @ ph_model,
-        "W": v_data.T @ ph_data / n_data - (states * p[:, None]).T @ ph_model,
-    }
-
-
 def xavier_bound(n_in: int, n_out: int) -> float:
     """Half-width ``sqrt(6 / (n_in + n_out))`` of the Xavier uniform init, eq. (15)."""
     return math.sqrt(6.0 / (n_in + n_out))
@@ -222,11 +180,3 @@ def random_rbm(n: int, m: int, rng: np.random.Generator, bias_sd: float = 0.1) -
     c = rng.normal(0.0, bias_sd, m)
     a = xavier_bound(n, m)
     return {"b": b, "c": c, "W": rng.uniform(-a, a, (n, m))}
-
-
-def sample_exact(params, s, n_samples: int, rng: np.random.Generator) -> np.ndarray:
-    """``n_samples`` independent draws from the exact marginal ``P_s(v)`` (enumeration)."""
-    states = all_visible_states(params["b"].shape[-1])
-    p = np.exp(log_marginal(params, s, states))
-    idx = rng.choice(len(states), size=n_samples, p=p / p.sum())
-    return states[idx]

@@ -9,6 +9,7 @@ parent always has a smaller index than its child) with
 couplings are stored as an edge list sorted by (child, parent), which is the
 layout the compiled mean-field solver (:mod:`bmrep.meanfield.sbn_bound`)
 walks; :attr:`SigmoidBeliefNetwork.coupling_matrix` gives the dense ``J``.
+The exact ``ln P(V)`` of eq. (8) is :func:`bmrep.models.exact.sbn.log_marginal`.
 
 References
 ----------
@@ -122,44 +123,6 @@ class SigmoidBeliefNetwork:
             # P(S_i = 1) = sigmoid(z) <=> u < sigmoid(z) <=> logit(u) < z
             s[:, i] = np.log(u[:, i]) - np.log1p(-u[:, i]) < z
         return s
-
-    def log_marginal_exact(self, values: np.ndarray, visible: np.ndarray, max_hidden: int = 20) -> np.ndarray:
-        """Exact ``ln P(V)`` of eq. (8) by enumerating the ``2^|H|`` hidden states.
-
-        Parameters
-        ----------
-        values : ndarray, shape (P, N) or (P, |V|)
-            Evidence per pattern: either full-width rows (hidden entries ignored)
-            or only the visible units' values, in unit order.
-        visible : ndarray of bool, shape (N,)
-            Which units are instantiated.
-        max_hidden : int
-            Refuse to enumerate more than ``2**max_hidden`` hidden states.
-        """
-        vis = np.asarray(visible, dtype=bool)
-        if vis.shape != (self.n_units,):
-            raise ValueError(f"visible must have shape ({self.n_units},)")
-        hid = np.flatnonzero(~vis)
-        if len(hid) > max_hidden:
-            raise ValueError(f"{len(hid)} hidden units: exact enumeration of 2^{len(hid)} states refused")
-        vals = np.atleast_2d(np.asarray(values, dtype=np.float64))
-        if vals.shape[1] == self.n_units:
-            vals = vals[:, vis]
-        if vals.shape[1] != vis.sum():
-            raise ValueError("values must have N or |V| columns")
-        codes = np.arange(2 ** len(hid))
-        hstates = ((codes[:, None] >> np.arange(len(hid))[None, :]) & 1).astype(np.float64)
-        out = np.empty(len(vals))
-        chunk = max(1, 2**22 // max(1, len(codes) * self.n_units))
-        for a in range(0, len(vals), chunk):
-            v = vals[a : a + chunk]
-            s = np.empty((len(v), len(codes), self.n_units))
-            s[:, :, vis] = v[:, None, :]
-            s[:, :, hid] = hstates[None, :, :]
-            lj = self.log_joint(s)
-            m = lj.max(axis=1, keepdims=True)
-            out[a : a + chunk] = m[:, 0] + np.log(np.exp(lj - m).sum(axis=1))
-        return out
 
 
 def layer_slices(sizes) -> list[slice]:

@@ -20,13 +20,16 @@ A sampler runs ``n_replicas`` independent PT ladders at once; chain
 ``r * t + k`` of the flat state arrays is replica r at temperature k (betas
 ascending, the last is 1), and each has its own random stream, so results do
 not depend on the number of threads. Swap decisions use one extra generator.
+Training an RBM with PT chains is :func:`bmrep.learning.pt_training.train_rbm_pt`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..models.exact import all_states
 from ..models.rbm import RBM
+from .transition_matrix import sweep_transition_matrix
 
 
 def uniform_betas(n_temperatures: int) -> np.ndarray:
@@ -164,72 +167,12 @@ class ParallelTempering:
         return self.samples()
 
 
-def train_rbm_pt(
-    rbm: RBM,
-    data,
-    *,
-    operator,
-    n_temperatures: int,
-    k: int,
-    batch_size: int | None,
-    n_updates: int,
-    optimizer,
-    streams,
-    swap_rng: np.random.Generator,
-    rng: np.random.Generator,
-    callback=None,
-    callback_every: int = 100,
-    n_replicas: int | None = None,
-) -> tuple[RBM, list[dict]]:
-    """Train a binary RBM with ``t-PT_k`` (Brügge et al. 2013, sec. 4.2; Desjardins et al. 2010).
-
-    The same loop as :func:`bmrep.learning.cd.train_rbm` (minibatches, data
-    term, optimiser, callback history), with the model term from the beta = 1
-    chains of ``n_replicas`` persistent PT ladders (default: the batch size,
-    so that as many samples as training examples enter each update, as in the
-    paper). ``streams`` needs ``n_replicas * n_temperatures`` streams.
-    """
-    from ..learning.cd import _batches, rbm_gradient
-
-    X = np.ascontiguousarray(data, dtype=np.float64)
-    if X.ndim != 2 or X.shape[1] != rbm.n_visible:
-        raise ValueError(f"data must have shape (N, {rbm.n_visible}), got {X.shape}")
-    N = len(X)
-    B = N if batch_size is None else min(int(batch_size), N)
-    R = int(n_replicas or B)
-    betas = uniform_betas(n_temperatures)
-    v0 = X[rng.integers(0, N, size=R * betas.size)]
-    pt = ParallelTempering(operator, betas, k, R, rbm.n_visible, rbm.n_hidden, streams, swap_rng, v0=v0)
-    model = rbm.astype(np.float64).copy()
-    params = model.params()
-    history: list[dict] = []
-
-    def record(t):
-        if callback is not None:
-            res = callback(t, model)
-            history.append({"update": t, **res} if isinstance(res, dict) else {"update": t, "value": res})
-
-    batches = _batches(N, B, rng)
-    record(0)
-    for t in range(1, int(n_updates) + 1):
-        vd = X[next(batches)]
-        vm, _ = pt.negative_phase(model)
-        optimizer.step(params, rbm_gradient(model, vd, vm))
-        if not all(np.all(np.isfinite(p)) for p in params.values()):
-            raise FloatingPointError(f"train_rbm_pt: parameters became non-finite at update {t}")
-        if t % callback_every == 0 or t == n_updates:
-            record(t)
-    return model, history
-
-
 def swap_transition_matrix(rbm: RBM, beta_i: float, beta_j: float, base_bias=None) -> np.ndarray:
     """Exact matrix of one Metropolis swap between two chains, over the product space.
 
     States of the product space are ``x_i * N + x_j`` with x indexing the
-    joint RBM states of :func:`bmrep.estimators.exact.joint_probabilities`.
+    joint RBM states of :func:`bmrep.models.exact.rbm.joint_probabilities`.
     """
-    from ..estimators.exact import all_states
-
     n, m = rbm.n_visible, rbm.n_hidden
     S = all_states(n + m).astype(np.float64)
     e = tempering_energy(rbm, S[:, :n], S[:, n:], base_bias)
@@ -250,8 +193,6 @@ def pt_transition_matrix(rbm: RBM, operator, betas, k: int) -> np.ndarray:
     in each chain (the core's exact one-sweep matrices), then one swap.
     Only two temperatures (the product space has ``4^(n+m)`` states).
     """
-    from .transition_matrix import sweep_transition_matrix
-
     betas = np.asarray(betas, dtype=np.float64)
     if betas.size != 2:
         raise ValueError("the exact PT matrix is built for two temperatures")
@@ -266,7 +207,6 @@ __all__ = [
     "swap_log_acceptance",
     "swap_probability",
     "ParallelTempering",
-    "train_rbm_pt",
     "swap_transition_matrix",
     "pt_transition_matrix",
 ]

@@ -1,12 +1,20 @@
-"""Simulated tempering (ST) over a ladder of K inverse temperatures, with RTS statistics.
+"""Simulated tempering (ST) over a ladder of K inverse temperatures; it emits per-sweep statistics.
 
 Carlson et al. (2016) sec. 2.1 and Algorithm 1: a Gibbs sampler on
 ``q(x, beta_k) ∝ f_k(x) r_k / Zhat_k`` (eq. 6) alternating (i) a transition of
 x that leaves ``f_{beta}`` invariant at each chain's current beta and (ii) a
-draw of the chain's temperature from ``q(beta_k | x)`` (eq. 7), while
-accumulating the Rao-Blackwellized marginals (eq. 9).
+draw of the chain's temperature from ``q(beta_k | x)`` (eq. 7). For the
+geometric family of eq. 2, ``log f_k(x) = beta_k Delta(x) + log p1(x)`` with
+``Delta = log f - log p1``, so
 
-The driver :func:`run_simulated_tempering` is model-agnostic: a model gives
+    q(beta_k | x) = softmax_k( log r_k - log Zhat_k + beta_k Delta(x) ).
+
+Every sweep hands ``(q(beta | x), k)`` of all chains to an observer: the
+estimators consume them (the Rao-Blackwellized marginals of eq. 9 in
+:class:`bmrep.estimators.rts.TemperingStats`, through
+:func:`bmrep.estimators.rts.run_simulated_tempering`).
+
+The driver :func:`run_tempering_sweeps` is model-agnostic: a model gives
 ``step(state, chain_betas) -> Delta`` (one transition at per-chain betas,
 returning ``Delta(x) = log f(x) - log p1(x)`` of the new states). For RBMs
 :class:`RBMTemperingState` does it with the core's compiled layer updates:
@@ -22,10 +30,36 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
+from scipy.special import logsumexp
 
-from ..estimators.rts import TemperingStats, temperature_conditional
+from .operators import Gibbs
 
-__all__ = ["sample_temperatures", "run_simulated_tempering", "STRecord", "RBMTemperingState", "rbm_step"]
+__all__ = [
+    "log_temperature_conditional",
+    "temperature_conditional",
+    "sample_temperatures",
+    "run_tempering_sweeps",
+    "STRecord",
+    "RBMTemperingState",
+    "rbm_step",
+]
+
+
+def log_temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
+    """``log q(beta_k | x_i)`` (eq. 7) for each sample i and temperature k: (N, K)."""
+    delta = np.asarray(delta, np.float64).reshape(-1, 1)
+    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
+    return a - logsumexp(a, axis=1, keepdims=True)
+
+
+def temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
+    """``q(beta_k | x_i)`` (eq. 7) as probabilities (N, K); rows sum to 1 (one exp per entry)."""
+    delta = np.asarray(delta, np.float64).reshape(-1, 1)
+    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
+    a -= a.max(axis=1, keepdims=True)
+    np.exp(a, out=a)
+    a /= a.sum(axis=1, keepdims=True)
+    return a
 
 
 def sample_temperatures(q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -44,7 +78,7 @@ class STRecord:
     k: np.ndarray
 
 
-def run_simulated_tempering(
+def run_tempering_sweeps(
     state: Any,
     k: np.ndarray,
     *,
@@ -54,9 +88,9 @@ def run_simulated_tempering(
     log_zhat: np.ndarray,
     n_sweeps: int,
     rng: np.random.Generator,
-    stats: TemperingStats | None = None,
+    observe: Callable[[np.ndarray, np.ndarray], None] | None = None,
     record: bool = False,
-) -> tuple[TemperingStats, np.ndarray, STRecord | None]:
+) -> tuple[np.ndarray, STRecord | None]:
     """Run ``n_sweeps`` of simulated tempering (Algorithm 1 of Carlson et al. 2016).
 
     Parameters
@@ -71,30 +105,31 @@ def run_simulated_tempering(
     n_sweeps : int
     rng : numpy.random.Generator
         Source of the temperature draws.
-    stats : TemperingStats, optional
-        Accumulates ``q(beta | x)`` sums and counts (created if None).
+    observe : callable, optional
+        ``observe(q, k)`` after every sweep with ``q(beta | x)`` (n_chains, K)
+        of eq. 7 and the drawn indices k (n_chains,), e.g.
+        :meth:`bmrep.estimators.rts.TemperingStats.add`.
     record : bool
         Keep ``Delta`` and the drawn ``k`` of every sample.
 
     Returns
     -------
-    stats, k, record
+    k, record
     """
     betas = np.asarray(betas, np.float64)
     k = np.asarray(k, np.int64).copy()
     n_chains = k.size
-    if stats is None:
-        stats = TemperingStats(betas.size, n_chains)
     rec = STRecord(np.empty((n_sweeps, n_chains)), np.empty((n_sweeps, n_chains), np.int32)) if record else None
     for t in range(int(n_sweeps)):
         delta = np.asarray(step(state, betas[k]), np.float64)
         q = temperature_conditional(delta, betas, log_prior, log_zhat)
         k = sample_temperatures(q, rng)
-        stats.add(q, k)
+        if observe is not None:
+            observe(q, k)
         if rec is not None:
             rec.delta[t] = delta
             rec.k[t] = k
-    return stats, k, rec
+    return k, rec
 
 
 class RBMTemperingState:
@@ -111,8 +146,6 @@ class RBMTemperingState:
 
     def __init__(self, rbm, v, h, streams, base_bias=None, operator=None, n_threads: int = 1):
         if operator is None:
-            from .operators import Gibbs
-
             operator = Gibbs()
         self.rbm = rbm.astype(v.dtype)
         self.v, self.h, self.streams = v, h, streams

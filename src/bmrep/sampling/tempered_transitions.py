@@ -34,7 +34,7 @@ def tempered_transition(chains, ladder: np.ndarray, sweep: Callable, energy: np.
     ----------
     chains
         States with ``copy()``, ``take(idx)`` and ``put(idx, other)`` (e.g.
-        :class:`bmrep.models.dbm.DBMChains`).
+        :class:`bmrep.sampling.dbm_gibbs.DBMChains`).
     ladder : array (n+1,)
         ``1 = beta_0 > beta_1 > ... > beta_n``.
     sweep : callable ``(chains, beta, reverse) -> energy``

@@ -6,14 +6,15 @@ are conditionally independent, so the layer's transition matrix is the
 Kronecker product of the units' 2x2 matrices, whose off-diagonal entries are
 ``operator.flip_probabilities`` (the same per-unit probabilities as the
 compiled kernels). States are ordered as
-:func:`bmrep.estimators.exact.joint_probabilities` (v leading, then h).
+:func:`bmrep.models.exact.rbm.joint_probabilities` (v leading, then h).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from bmrep.estimators.exact import all_states, joint_probabilities
+from bmrep.models.exact import all_states
+from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.models.rbm import RBM, sigmoid
 
 

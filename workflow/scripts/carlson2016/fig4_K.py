@@ -1,6 +1,6 @@
 """Fig. 4, one K: a long tempered run on the Fig. 4 model and bootstrap estimates per method."""
 
-from bmrep.estimators.ais import linear_betas
+from bmrep.estimators.ladders import linear_betas
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.fig4 import fig4_temperatures
 from bmrep.experiments.carlson2016.shards import frame_arrays

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...estimators.exact import log_partition, mean_log_likelihood
+from ...models.exact.rbm import log_partition, mean_log_likelihood
 from ...learning.cd import train_rbm
 from ...learning.optimizers import SGD
+from ...learning.pt_training import train_rbm_pt
 from ...models.rbm import RBM
 from ...sampling.operators import operator_from_name
-from ...sampling.parallel_tempering import train_rbm_pt
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as keyed_rng
 from .benchmarks import Benchmark

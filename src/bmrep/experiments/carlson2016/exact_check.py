@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators import exact
-from ...estimators.ais import ais_log_partition, linear_betas
+from ...estimators.ais import ais_log_partition
+from ...estimators.ladders import linear_betas
 from ...estimators.base import base_log_partition, data_marginal_base_bias
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import ti_log_z
+from ...models.exact import rbm as exact
 from ...models.rbm import RBM
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators import exact
-from ...estimators.ais import linear_betas
-from ...estimators.rts import initial_iterations, uniform_log_prior
+from ...estimators.ladders import linear_betas
+from ...estimators.rts import initial_iterations, run_simulated_tempering, uniform_log_prior
+from ...models.exact import rbm as exact
 from ...models.rbm import RBM
-from ...sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering
+from ...sampling.simulated_tempering import RBMTemperingState, rbm_step
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators.ais import linear_betas
+from ...estimators.ladders import linear_betas
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
-from ...estimators.rts import initial_iterations, log_temperature_conditional, rts_log_z, uniform_log_prior
+from ...estimators.rts import initial_iterations, rts_log_z, run_simulated_tempering, uniform_log_prior
 from ...estimators.ti import ti_log_z
 from ...models.gaussian_mixture import GaussianMixture
 from ...sampling.hmc import TemperedHMC
-from ...sampling.simulated_tempering import run_simulated_tempering
+from ...sampling.simulated_tempering import log_temperature_conditional
 from ...seeds import rng as make_rng
 
 

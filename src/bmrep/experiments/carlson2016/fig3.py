@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators.ais import ais_log_partition, linear_betas, piecewise_betas
+from ...estimators.ais import ais_log_partition
+from ...estimators.ladders import linear_betas, piecewise_betas
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...models.rbm import RBM

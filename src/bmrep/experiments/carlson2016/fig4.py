@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators.ais import linear_betas
+from ...estimators.ladders import linear_betas
 from ...estimators.base import base_log_partition
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
-from ...estimators.rts import rts_log_z, temperature_conditional, ts_log_z, uniform_log_prior
+from ...estimators.rts import rts_log_z, ts_log_z, uniform_log_prior
 from ...estimators.ti import ti_log_z
 from ...models.rbm import RBM
+from ...sampling.simulated_tempering import temperature_conditional
 from ...seeds import rng as make_rng
 from .tempered import DTYPES, rbm_tempered_run
 

@@ -7,14 +7,15 @@ import time
 import numpy as np
 import pandas as pd
 
-from ...estimators.ais import ais_log_partition, linear_betas
+from ...estimators.ais import ais_log_partition
+from ...estimators.ladders import linear_betas
 from ...estimators.base import base_log_partition, data_marginal_base_bias
-from ...estimators.rts import exponential_log_prior, initial_iterations, log_temperature_conditional, partial_update
+from ...estimators.rts import exponential_log_prior, initial_iterations, partial_update, run_simulated_tempering
 from ...learning.cd import train_rbm
 from ...learning.optimizers import Adam
 from ...models.rbm import RBM
 from ...sampling.operators import Gibbs
-from ...sampling.simulated_tempering import RBMTemperingState, rbm_step, run_simulated_tempering
+from ...sampling.simulated_tempering import RBMTemperingState, log_temperature_conditional, rbm_step
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
 from . import PAPER

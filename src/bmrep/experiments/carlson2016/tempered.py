@@ -13,9 +13,9 @@ import numpy as np
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition
-from ...estimators.rts import InitialIterations, TemperingStats, initial_iterations
+from ...estimators.rts import InitialIterations, TemperingStats, initial_iterations, run_simulated_tempering
 from ...models.rbm import RBM
-from ...sampling.simulated_tempering import RBMTemperingState, STRecord, rbm_step, run_simulated_tempering
+from ...sampling.simulated_tempering import RBMTemperingState, STRecord, rbm_step
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
 

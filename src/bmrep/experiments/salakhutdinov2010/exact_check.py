@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from bmrep.estimators.ais import effective_sample_size, log_mean_exp, log_mean_exp_stderr
+from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.learning.dbm_training import make_sampler, train_dbm
 from bmrep.learning.optimizers import inverse_time
-from bmrep.models.dbm import data_base_biases, log_partition_exact, log_prob_v_exact, variational_bound
+from bmrep.models.dbm import variational_bound
+from bmrep.models.exact import dbm as exact_dbm
 
 from .common import chain_streams, paper_rng
 from .evaluation import estimate_log_z
@@ -71,7 +73,7 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
     base = data_base_biases(dbm, X_train)
     state = cfg["evaluation"].get("ais_state", "v_h2")
     z = estimate_log_z(dbm, e["ais"], base, seed, "exact-check", state=state, record_partial=True)
-    exact = log_partition_exact(dbm)
+    exact = exact_dbm.log_partition(dbm)
     betas = z.betas
     # evenly spaced in beta (the piecewise ladder crowds its betas near 1)
     idx = np.unique(
@@ -80,7 +82,7 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
     profile = [
         {
             "beta": float(betas[k]),
-            "error": float(z.partial_log_z[k] - log_partition_exact(dbm, beta=float(betas[k]), base_bias=base)),
+            "error": float(z.partial_log_z[k] - exact_dbm.log_partition(dbm, beta=float(betas[k]), base_bias=base)),
         }
         for k in idx
     ]
@@ -122,7 +124,7 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
             "ess": effective_sample_size(w),
         }
     Xt = X_test[: int(e["n_test"])].astype(np.float64)
-    ll = log_prob_v_exact(dbm, Xt, exact)
+    ll = exact_dbm.log_prob_v(dbm, Xt, exact)
     bound = variational_bound(dbm, Xt, exact, n_iter=int(cfg["evaluation"]["n_mean_field"]), tol=1e-6)
     return {
         "shape": list(dbm.shape),

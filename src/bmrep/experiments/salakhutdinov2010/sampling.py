@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from bmrep.models.dbm import DBM, gibbs_sweep, random_chains
+from bmrep.models.dbm import DBM
 from bmrep.models.rbm import sigmoid
+from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, uniform_betas
 
 from .common import chain_streams, paper_rng

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...meanfield.sbn_bound import solve_bound
+from ...models.exact import sbn as sbn_exact
 from ...models.sbn import random_layered_network
 from ...seeds import rng as keyed_rng
 
@@ -32,7 +33,7 @@ def fig5_networks(root_seed: int, indices, *, sizes=(2, 4, 6), low=-1.0, high=1.
     sweeps = np.empty(len(idx), dtype=np.int64)
     for a, k in enumerate(idx):
         net = random_layered_network(sizes, keyed_rng(root_seed, "saul1996", "fig5", int(k)), low, high)
-        exact[a] = net.log_marginal_exact(v, vis)[0]
+        exact[a] = sbn_exact.log_marginal(net, v, vis)[0]
         sol = solve_bound(net, v, vis, tol=tol, max_iter=max_iter)
         bound[a] = sol.bound[0]
         sweeps[a] = sol.n_sweeps[0]

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...learning.optimizers import Adam
 from ...models import multivalued as mv
+from ...models.exact import multivalued as mv_exact
 from ...seeds import rng
 from . import PAPER
 from .s_values import parse_s, s_label
@@ -26,7 +27,7 @@ def kld_setup(root_seed: int, R: int, e: int, n_visible: int, n_hidden_gen: int,
     """
     g = rng(root_seed, PAPER, "kld", R, e)
     gen = mv.random_rbm(n_visible, n_hidden_gen, g)
-    data = mv.sample_exact(gen, 1, n_data, g)
+    data = mv_exact.sample_exact(gen, 1, n_data, g)
     m = n_hidden_gen + R
     a = mv.xavier_bound(n_visible, m)
     w0 = g.uniform(-a, a, (n_visible, m))
@@ -65,11 +66,11 @@ def kld_curves(
     """
     experiments = list(experiments)
     s_values = [parse_s(s) for s in s_values]
-    states = mv.all_visible_states(n_visible)
+    states = mv_exact.all_visible_states(n_visible)
     setups = [kld_setup(root_seed, R, e, n_visible, n_hidden_gen, n_data) for e in experiments]
-    log_p_gen = np.stack([mv.log_marginal(st["gen"], 1, states) for st in setups])  # (E, 2^n)
+    log_p_gen = np.stack([mv_exact.log_marginal(st["gen"], 1, states) for st in setups])  # (E, 2^n)
     data = np.stack([st["data"] for st in setups])  # (E, N, n)
-    data_idx = mv.state_index(data)  # (E, N)
+    data_idx = mv_exact.state_index(data)  # (E, N)
     n_exp, m = len(experiments), n_hidden_gen + R
     recorded = sorted(set(range(0, epochs + 1, int(record_every))) | {epochs})
     kld = np.empty((n_exp, len(s_values), len(recorded)))
@@ -87,7 +88,7 @@ def kld_curves(
         col = 0
         for t in range(epochs + 1):
             if t == recorded[col]:
-                log_q = mv.log_marginal(params, s, states)  # (E, 2^n)
+                log_q = mv_exact.log_marginal(params, s, states)  # (E, 2^n)
                 kld[:, si, col] = mv.kl_per_unit(log_p_gen, log_q)
                 loglik[:, si, col] = log_q[rows, data_idx].mean(1) / n_visible
                 col += 1

@@ -14,40 +14,18 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from bmrep.models.rbm import (
+from ..rbm import (
     RBM,
     sigmoid,
     tempered_free_energy_h,
     tempered_free_energy_v,
     tempered_log_unnormalized,
 )
+from . import MAX_ENUM_UNITS, all_states, states_range
 
-MAX_ENUM_UNITS = 25
 CHUNK_BITS = 15
 
-
-def all_states(n: int) -> np.ndarray:
-    """All ``2^n`` binary vectors of length n, uint8 (2^n, n).
-
-    Row k holds the binary digits of k, least significant bit last, so unit 0
-    is the most significant digit.
-    """
-    if not 0 <= n <= MAX_ENUM_UNITS:
-        raise ValueError(f"all_states: n must be in [0, {MAX_ENUM_UNITS}], got {n}")
-    return _states_range(0, 2**n, n)
-
-
-def _states_range(start: int, stop: int, n: int, dtype=np.uint8) -> np.ndarray:
-    k = np.arange(start, stop, dtype=np.int64)
-    shifts = np.arange(n - 1, -1, -1, dtype=np.int64)
-    return ((k[:, None] >> shifts) & 1).astype(dtype)
-
-
-def state_index(states) -> np.ndarray:
-    """Inverse of :func:`all_states`: the integer whose binary digits a row holds."""
-    s = np.asarray(states).astype(np.int64)
-    n = s.shape[-1]
-    return s @ (1 << np.arange(n - 1, -1, -1, dtype=np.int64))
+__all__ = ["log_partition", "log_prob_v", "mean_log_likelihood", "joint_probabilities", "sample_exact"]
 
 
 def log_partition(rbm: RBM, beta: float = 1.0, base_bias=None) -> float:
@@ -79,7 +57,7 @@ def log_partition(rbm: RBM, beta: float = 1.0, base_bias=None) -> float:
     chunk = 2**CHUNK_BITS
     parts = []
     for start in range(0, total, chunk):
-        states = _states_range(start, min(start + chunk, total), k, dtype=np.float64)
+        states = states_range(start, min(start + chunk, total), k, dtype=np.float64)
         parts.append(logsumexp(-free(states)))
     return float(logsumexp(parts))
 
@@ -141,14 +119,3 @@ def sample_exact(rbm: RBM, n: int, rng: np.random.Generator) -> tuple[np.ndarray
         H = S
         V = (rng.random((n, nv)) < sigmoid(H @ W.T + rbm.b)).astype(np.float64)
     return V, H
-
-
-__all__ = [
-    "all_states",
-    "state_index",
-    "log_partition",
-    "log_prob_v",
-    "mean_log_likelihood",
-    "joint_probabilities",
-    "sample_exact",
-]

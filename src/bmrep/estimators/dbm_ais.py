@@ -1,0 +1,157 @@
+"""AIS for two-layer DBMs (Salakhutdinov & Hinton 2009; Salakhutdinov & Murray 2008).
+
+The tempered DBM family of :mod:`bmrep.models.dbm` as an annealing model
+for the driver :func:`bmrep.estimators.ais.ais_log_weights`: the AIS state is
+(v, h2) with h1 summed out of ``log f`` (or h1 alone with v and h2 summed
+out), a transition is one Gibbs sweep of :mod:`bmrep.sampling.dbm_gibbs` at
+``beta``. :func:`bmrep.estimators.ais.ais_log_partition` runs it for a DBM.
+The base distributions of Salakhutdinov & Murray (2008) (data pixel means on
+v, optionally mean-field means on h1 and h2) are :func:`data_base_bias` and
+:func:`data_base_biases`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..models.dbm import DBM, base_logits, mean_field, tempered_log_f, tempered_log_f_h1
+from ..sampling.dbm_gibbs import DBMChains, gibbs_sweep
+from ..sampling.operators import Gibbs
+from .base import base_log_partition
+
+__all__ = [
+    "DBMAnnealingState",
+    "DBMAnnealingStateH1",
+    "dbm_annealing_model",
+    "data_base_bias",
+    "data_base_biases",
+]
+
+
+class DBMAnnealingState:
+    """AIS chains of a DBM and the cached pre-activation of h1.
+
+    ``log_f`` of the increment and the h1 update of the next transition need
+    the same product ``v W1 + h2 W2^T + c1``; it is computed once per step.
+    """
+
+    def __init__(self, dbm: DBM, chains: DBMChains, streams, base_bias, operator, n_threads: int = 1):
+        self.dbm = dbm
+        self.chains = chains
+        self.streams = streams
+        self.base_bias = base_logits(dbm, base_bias)
+        self.operator = operator
+        self.n_threads = int(n_threads)
+        self._field = None
+
+    @property
+    def field_h1(self) -> np.ndarray:
+        if self._field is None:
+            c, d = self.chains, self.dbm
+            self._field = c.v @ d.W1 + c.h2 @ d.W2.T + d.c1
+        return self._field
+
+    def log_f_pair(self, beta_a: float, beta_b: float):
+        c = self.chains
+        return (tempered_log_f(self.dbm, c.v, c.h2, beta_a, self.base_bias, self.field_h1),
+                tempered_log_f(self.dbm, c.v, c.h2, beta_b, self.base_bias, self.field_h1))
+
+    def sweep(self, beta: float) -> "DBMAnnealingState":
+        betas = np.full(self.chains.n_chains, beta, dtype=self.dbm.dtype)
+        gibbs_sweep(self.dbm, self.chains, self.streams, betas=betas, base_bias=self.base_bias,
+                    operator=self.operator, n_threads=self.n_threads, field_h1=self.field_h1)
+        self._field = None
+        return self
+
+
+class DBMAnnealingStateH1(DBMAnnealingState):
+    """AIS chains whose annealed state is h1 alone (v and h2 summed out), with the
+    cached fields ``h1 W1^T + b`` and ``h1 W2 + c2``: one step samples v, h2 | h1
+    with those fields, then h1 | v, h2."""
+
+    @property
+    def fields_given_h1(self):
+        if self._field is None:
+            c, d = self.chains, self.dbm
+            self._field = (c.h1 @ d.W1.T + d.b, c.h1 @ d.W2 + d.c2)
+        return self._field
+
+    def log_f_pair(self, beta_a: float, beta_b: float):
+        fv, f2 = self.fields_given_h1
+        h1 = self.chains.h1
+        return (tempered_log_f_h1(self.dbm, h1, beta_a, self.base_bias, fv, f2),
+                tempered_log_f_h1(self.dbm, h1, beta_b, self.base_bias, fv, f2))
+
+    def sweep(self, beta: float) -> "DBMAnnealingStateH1":
+        c, d = self.chains, self.dbm
+        betas = np.full(c.n_chains, beta, dtype=d.dtype)
+        fv, f2 = self.fields_given_h1
+        a, a1, a2 = (x.astype(d.dtype) for x in self.base_bias)
+        self.operator.update_layer(c.v, fv, self.streams, betas=betas, base_field=a, n_threads=self.n_threads)
+        self.operator.update_layer(c.h2, f2, self.streams, betas=betas, base_field=a2, n_threads=self.n_threads)
+        f1 = c.v @ d.W1 + c.h2 @ d.W2.T + d.c1
+        self.operator.update_layer(c.h1, f1, self.streams, betas=betas, base_field=a1, n_threads=self.n_threads)
+        self._field = None
+        return self
+
+
+def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1,
+                        state: str = "v_h2"):
+    """The tempered DBM family as ``(init_sample, transition, log_f_pair, log_z_base)``
+    for :func:`bmrep.estimators.ais.ais_log_weights`
+    (through :func:`bmrep.estimators.ais.ais_log_partition`).
+
+    The AIS state is (v, h2) with h1 summed out in ``log_f``
+    (:func:`tempered_log_f`); the transition at beta is one Gibbs sweep
+    h1 | (v, h2), then v, h2 | h1, which leaves the {v, h2} marginal of
+    ``p_beta`` invariant. ``init_sample(n, streams)`` draws exactly from the
+    base (v ~ Bernoulli(sigmoid(a)), h uniform) with the chains' own streams.
+
+    ``state="h1"`` instead anneals h1 alone with v and h2 summed out
+    (:func:`tempered_log_f_h1`): given h1 the two other layers are
+    independent, so this integrates 1284 of the 1784 units of a 784-500-1000
+    DBM analytically instead of 500 (lower variance at the same cost).
+    """
+    if state not in ("v_h2", "h1"):
+        raise ValueError(f"AIS state must be 'v_h2' (h1 summed out) or 'h1' (v, h2 summed out), got {state!r}")
+    state_cls = DBMAnnealingState if state == "v_h2" else DBMAnnealingStateH1
+    op = Gibbs() if operator is None else operator
+    model = dbm.astype(dtype)
+    bases = base_logits(dbm, base_bias)
+    D, F1, F2 = dbm.shape
+
+    def init_sample(n, streams):
+        if len(streams) != n:
+            raise ValueError(f"need one stream per AIS run: {len(streams)} streams for {n} runs")
+        ch = DBMChains(np.zeros((n, D), dtype), np.zeros((n, F1), dtype), np.zeros((n, F2), dtype))
+        zeros = np.zeros(n, dtype=dtype)
+        for x, base in zip((ch.v, ch.h1, ch.h2), bases):  # a layer update at beta = 0 draws sigmoid(base) exactly
+            op.update_layer(x, np.zeros_like(x), streams, betas=zeros, base_field=base.astype(dtype), n_threads=n_threads)
+        return state_cls(model, ch, streams, bases, op, n_threads)
+
+    def transition(state, beta):
+        return state.sweep(beta)
+
+    def log_f_pair(state, b0, b1):
+        return state.log_f_pair(b0, b1)
+
+    return init_sample, transition, log_f_pair, base_log_partition(bases)
+
+
+def data_base_bias(X, eps: float = 0.02) -> np.ndarray:
+    """Logits of the training data's pixel means (clipped to [eps, 1-eps]): the AIS base
+    distribution of Salakhutdinov & Murray (2008)."""
+    p = np.clip(np.asarray(X, dtype=np.float64).mean(axis=0), eps, 1.0 - eps)
+    return np.log(p) - np.log1p(-p)
+
+
+def data_base_biases(dbm: DBM, X, n_mean_field: int = 10, eps: float = 0.02):
+    """Base logits for all three layers: data pixel means on v and the mean-field
+    posterior means on h1 and h2 averaged over X (clipped to [eps, 1-eps]).
+
+    A base whose hidden layers already look like the data-driven regime keeps
+    the annealing path away from the abrupt ordering of strongly coupled
+    hidden units that a uniform hidden base has to cross.
+    """
+    mu1, mu2 = mean_field(dbm, np.asarray(X, dtype=dbm.dtype), n_iter=n_mean_field)
+    return tuple(data_base_bias(m, eps) for m in (X, mu1, mu2))

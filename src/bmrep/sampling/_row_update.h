@@ -1,0 +1,112 @@
+/* Row updates of the compiled kernels (bmrep.sampling._kernels): the exp of a
+   non-positive argument and one row of Gibbs / flip-the-state / blend updates.
+   Included by _kernels.pyx; the module docstring there explains the scheme. */
+#ifndef BMREP_ROW_UPDATE_H
+#define BMREP_ROW_UPDATE_H
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include "numpy/random/bitgen.h"
+
+/* Comparisons are if-converted (and the loops vectorised) only without
+   trapping math; no result changes. An AVX2 clone is picked at load time
+   where available: without FMA (-ffp-contract=off) it computes the same
+   bits as the SSE2 default. */
+#pragma GCC push_options
+#pragma GCC optimize ("no-trapping-math")
+
+/* exp(x) for x <= 0 (Cephes exp / expf: n = round(x / ln 2), r = x - n ln 2,
+   rational (double) or polynomial (float) approximation of exp(r), times 2^n
+   built in the exponent bits). Branch-free so loops over it vectorise. */
+static inline double bm_expn_d(double x) {
+    const double magic = 6755399441055744.0;             /* 1.5 * 2^52 */
+    double xc = x < -708.0 ? -708.0 : x;
+    double t = xc * 1.4426950408889634 + magic;          /* low bits hold round(x/ln2) */
+    double n = t - magic;
+    double r = xc - n * 6.93145751953125e-1;
+    r = r - n * 1.42860682030941723212e-6;
+    double rr = r * r;
+    double px = r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) * rr
+                     + 9.99999999999999999910e-1);
+    double qx = ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr
+                 + 2.27265548208155028766e-1) * rr + 2.00000000000000000009e0;
+    double e = 1.0 + 2.0 * px / (qx - px);
+    int64_t ti; memcpy(&ti, &t, 8);
+    uint64_t sb = (uint64_t)(ti - (int64_t)0x4338000000000000LL + 1023) << 52;
+    double scale; memcpy(&scale, &sb, 8);
+    e = e * scale;
+    return x < -708.0 ? 0.0 : e;
+}
+
+static inline float bm_expn_f(float x) {
+    const float magic = 12582912.0f;                     /* 1.5 * 2^23 */
+    float xc = x < -87.0f ? -87.0f : x;
+    float t = xc * 1.44269504088896341f + magic;
+    float n = t - magic;
+    float r = xc - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    float z = r * r;
+    float e = (((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
+                 + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f) * z + r + 1.0f;
+    int32_t ti; memcpy(&ti, &t, 4);
+    uint32_t sb = (uint32_t)(ti - (int32_t)0x4B400000 + 127) << 23;
+    float scale; memcpy(&scale, &sb, 4);
+    e = e * scale;
+    return x < -87.0f ? 0.0f : e;
+}
+
+static inline double bm_uniform_d(bitgen_t *g) { return g->next_double(g->state); }
+static inline float bm_uniform_f(bitgen_t *g) {
+    return (float)(g->next_uint32(g->state) >> 8) * (1.0f / 16777216.0f);
+}
+
+/* One row: u ~ U[0,1) per unit, then, fused and vectorised,
+   x = beta (field + bias) + (1 - beta) base and the decision.
+   ``zeros`` (n zeros) stands in for a missing bias or base. */
+#define BM_DEFINE_ROW(T, SFX)                                                         \
+__attribute__((target_clones("avx512f", "avx2", "default")))                          \
+static void bm_update_row_##SFX(T *s, const T *field, const T *bias, const T *base,   \
+                                T beta, Py_ssize_t n, int mode, T alpha, bitgen_t *g, \
+                                const T *zeros, T *u) {                               \
+    const T one = 1, zero = 0, half = 0.5, omb = one - beta;                          \
+    Py_ssize_t i;                                                                     \
+    if (!bias) bias = zeros;                                                          \
+    if (!base) base = zeros;                                                          \
+    for (i = 0; i < n; i++) u[i] = bm_uniform_##SFX(g);                               \
+    if (mode == 0) {                                                                  \
+        _Pragma("omp simd")                                                           \
+        for (i = 0; i < n; i++) {                                                     \
+            T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \
+            T e = bm_expn_##SFX(xi >= zero ? -xi : xi);                               \
+            T num = xi >= zero ? one : e;       /* sigmoid(x) = num / (1 + e) */      \
+            s[i] = u[i] * (one + e) < num ? one : zero;                               \
+        }                                                                             \
+    } else if (mode == 1) {                                                           \
+        _Pragma("omp simd")                                                           \
+        for (i = 0; i < n; i++) {                                                     \
+            T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \
+            T si = s[i];                                                              \
+            T d = si == zero ? xi : -xi;                                              \
+            T q = bm_expn_##SFX(d < zero ? d : zero);                                 \
+            q = d == zero ? half : q;                                                 \
+            s[i] = u[i] < q ? one - si : si;                                          \
+        }                                                                             \
+    } else {                                                                          \
+        _Pragma("omp simd")                                                           \
+        for (i = 0; i < n; i++) {                                                     \
+            T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \
+            T si = s[i];                                                              \
+            T d = si == zero ? xi : -xi;                                              \
+            T e = bm_expn_##SFX(d > zero ? -d : d);                                   \
+            T qt = d > zero ? one : (d == zero ? half : e);                           \
+            T qg = (d > zero ? one : e) / (one + e);                                  \
+            T q = alpha * qt + (one - alpha) * qg;                                    \
+            s[i] = u[i] < q ? one - si : si;                                          \
+        }                                                                             \
+    }                                                                                 \
+}
+BM_DEFINE_ROW(double, d)
+BM_DEFINE_ROW(float, f)
+#pragma GCC pop_options
+
+#endif

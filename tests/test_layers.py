@@ -1,0 +1,91 @@
+"""The library's layers: no upward or sibling import, no import cycle, no module over 400 lines.
+
+Layers, lowest first (``tests/layering.py``): utilities (special, seeds, io,
+config_check, code_digest, result_manifest) < datasets < models < sampling <
+estimators | meanfield < learning < diagnostics < experiments <
+claims | plotting | runtime | trace (``|``: siblings that must not import
+each other). Issue 16, item 4.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from layering import import_cycles, violations
+
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "bmrep"
+MAX_LINES = 400
+
+
+def test_no_import_from_a_higher_layer_or_a_sibling():
+    found = violations(PACKAGE)
+    assert not found, "layer violations:\n" + "\n".join(map(str, found))
+
+
+def test_no_package_level_import_cycle():
+    cycles = import_cycles(PACKAGE, "unit")
+    assert len(cycles) == 0, f"{len(cycles)} package-level import cycles: {cycles}"
+
+
+def test_no_module_level_import_cycle():
+    """A lazy import inside a function that dodges a cycle still closes it here."""
+    cycles = import_cycles(PACKAGE, "module")
+    assert len(cycles) == 0, f"{len(cycles)} module-level import cycles: {cycles}"
+
+
+@pytest.mark.parametrize("suffix", [".py", ".pyx"])
+def test_no_module_over_400_lines(suffix):
+    long = {str(f.relative_to(PACKAGE)): n for f in sorted(PACKAGE.rglob(f"*{suffix}"))
+            if (n := len(f.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+# -- the checker itself, on a fake package ---------------------------------------
+def _write(root: Path, rel: str, text: str = "") -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.fixture
+def fake(tmp_path):
+    pkg = tmp_path / "bmrep"
+    for sub in ("", "models/", "sampling/", "estimators/", "meanfield/", "learning/"):
+        _write(pkg, f"{sub}__init__.py")
+    _write(pkg, "seeds.py")
+    _write(pkg, "models/rbm.py", "import numpy as np\nfrom bmrep.seeds import rng\nfrom . import exact\n")
+    _write(pkg, "models/exact.py", "from .rbm import RBM\n")
+    _write(pkg, "sampling/ops.py", "from ..models.rbm import RBM\n\n\ndef f():\n    return 1\n")
+    _write(pkg, "estimators/ais.py", "from bmrep.sampling import ops\nfrom .. import __version__\n")
+    _write(pkg, "learning/cd.py", "from bmrep.estimators.ais import x\nfrom ..meanfield import bound\n")
+    _write(pkg, "meanfield/bound.py", "")
+    return pkg
+
+
+def test_checker_passes_a_package_that_only_imports_downwards(fake):
+    assert violations(fake) == []
+    assert import_cycles(fake, "unit") == []
+
+
+def test_checker_reports_upward_imports_at_top_level_and_inside_functions(fake):
+    _write(fake, "models/dbm.py", "from bmrep.estimators.ais import ais_log_weights\n")
+    _write(fake, "sampling/st.py", "import numpy as np\n\n\ndef draw():\n    from ..estimators import ais\n    return ais\n")
+    found = {(v.module, v.line, v.target) for v in violations(fake)}
+    assert found == {("bmrep.models.dbm", 1, "bmrep.estimators.ais.ais_log_weights"),
+                     ("bmrep.sampling.st", 5, "bmrep.estimators.ais")}
+    cycles = import_cycles(fake, "unit")
+    assert cycles == [["estimators", "models", "sampling"]]
+
+
+def test_checker_reports_siblings_and_unknown_units(fake):
+    _write(fake, "estimators/mf.py", "def f():\n    import bmrep.meanfield.bound\n")
+    _write(fake, "newthing/__init__.py", "from bmrep.models import rbm\n")
+    why = sorted(v.why for v in violations(fake))
+    assert why == ["estimators and meanfield are siblings", "unit 'newthing' is in no layer"]
+
+
+def test_module_level_cycle_through_a_lazy_import(fake):
+    _write(fake, "models/rbm.py", "from . import exact\n")
+    _write(fake, "models/exact.py", "def f():\n    from .rbm import RBM\n")
+    assert import_cycles(fake, "module") == [["bmrep.models.exact", "bmrep.models.rbm"]]
