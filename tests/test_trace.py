@@ -19,7 +19,9 @@ def fake_package(tmp_path):
     pkg = tmp_path / "bmrep"
     (pkg / "sub").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
-    (pkg / "a.py").write_text("def f():\n    pass\n\nclass C:\n    @classmethod\n    def make(cls):\n        pass\n\ndef h():\n    pass\n")
+    (pkg / "a.py").write_text(
+        "def f():\n    pass\n\nclass C:\n    @classmethod\n    def make(cls):\n        pass\n\ndef h():\n    pass\n"
+    )
     (pkg / "sub" / "__init__.py").write_text("from .impl import g\n")
     (pkg / "sub" / "impl.py").write_text("from ..a import f as g2\n\ndef g():\n    pass\n")
     return pkg
@@ -27,7 +29,8 @@ def fake_package(tmp_path):
 
 def test_library_calls_finds_called_names_and_their_modules(fake_package, tmp_path):
     script = tmp_path / "script.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import numpy as np
         import bmrep.a
         import bmrep.sub.impl as impl
@@ -43,7 +46,8 @@ def test_library_calls_finds_called_names_and_their_modules(fake_package, tmp_pa
         bmrep.a.f()
         callback = h
         snakemake.input[0]  # noqa: F821
-    """))
+    """)
+    )
     assert library_calls(script, root=fake_package) == [
         ("bmrep.a", "C.make"),
         ("bmrep.a", "f"),  # as eff, as bmrep.a.f, and as impl.g2 (sub.impl re-exports it renamed)
@@ -61,16 +65,18 @@ def test_definition_follows_reexports_and_stops_at_unknown_names(fake_package):
 def _trace(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-m", "bmrep.trace", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "bmrep.trace", *args], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env
+    )
 
 
 @pytest.mark.workflow
 def test_trace_of_a_smoke_figure_names_the_chain_and_runs_nothing(tmp_path):
     res, fig = tmp_path / "results", tmp_path / "figures"
     target = fig / "carlson2016" / "fig3.png"
-    proc = _trace(str(target), "--configfile", "config/smoke.yaml", "--config", f"results_dir={res}",
-                  f"figures_dir={fig}")
+    proc = _trace(
+        str(target), "--configfile", "config/smoke.yaml", "--config", f"results_dir={res}", f"figures_dir={fig}"
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout
     lines = out.splitlines()

@@ -169,8 +169,9 @@ def _rel(path: str | Path) -> str:
         return p
 
 
-def job_graph(target: str, configfiles: Sequence[str] = (), config: Sequence[str] = (),
-              snakefile: str = "Snakefile") -> tuple[str, dict[str, RuleNode]]:
+def job_graph(
+    target: str, configfiles: Sequence[str] = (), config: Sequence[str] = (), snakefile: str = "Snakefile"
+) -> tuple[str, dict[str, RuleNode]]:
     """The rules that make ``target``, keyed by rule name (the target's rule first).
 
     Builds the DAG as ``snakemake -n target --configfile ... --config ...``
@@ -201,8 +202,9 @@ def job_graph(target: str, configfiles: Sequence[str] = (), config: Sequence[str
         raise TraceError(str(err)) from None
     settings = ConfigSettings(configfiles=[Path(f) for f in configfiles], config=overrides)
     with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
-        wf_api = api.workflow(resource_settings=ResourceSettings(cores=1), config_settings=settings,
-                              snakefile=Path(snakefile))
+        wf_api = api.workflow(
+            resource_settings=ResourceSettings(cores=1), config_settings=settings, snakefile=Path(snakefile)
+        )
         wf_api.dag(DAGSettings(targets={target}))
         try:
             wf = wf_api._workflow
@@ -213,7 +215,9 @@ def job_graph(target: str, configfiles: Sequence[str] = (), config: Sequence[str
             wf._prepare_dag(forceall=False, ignore_incomplete=True, lock_warn_only=True, nolock=True)
             wf.async_run(wf.dag.init())
         except MissingRuleException:
-            raise TraceError(f"no rule makes {target} (this profile writes under {roots[0]}/ and {roots[1]}/)") from None
+            raise TraceError(
+                f"no rule makes {target} (this profile writes under {roots[0]}/ and {roots[1]}/)"
+            ) from None
         except (RuleException, WorkflowError) as err:
             raise TraceError(str(err).strip().splitlines()[0]) from None
         dag = wf.dag
@@ -289,7 +293,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TraceError as err:
         print(f"bmrep.trace: {err}", file=sys.stderr)
         return 1
-    print(format_trace(target, nodes))
+    try:
+        print(format_trace(target, nodes))
+    except BrokenPipeError:  # piped into head: not an error
+        sys.stdout = open(os.devnull, "w")  # the interpreter flushes stdout at exit
     return 0
 
 
