@@ -51,8 +51,15 @@ test: $(STAMP)
 paper-dryrun: $(STAMP)
 	$(SNAKE) -n all --configfile config/paper.yaml
 
+# Every check runs (the first failure does not hide the others); fix with
+# `ruff format . && ruff check --fix . && snakefmt Snakefile workflow/rules`.
 lint: $(STAMP)
-	$(SNAKE) --lint
+	@status=0; \
+	$(BIN)/ruff check . || status=1; \
+	$(BIN)/ruff format --check . || status=1; \
+	$(BIN)/snakefmt --check Snakefile workflow/rules || status=1; \
+	$(SNAKE) --lint || status=1; \
+	exit $$status
 
 # make report [PROFILE=smoke|paper]: the HTML report of that profile's last run.
 PROFILE ?= default
