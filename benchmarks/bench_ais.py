@@ -75,14 +75,29 @@ def main():
         lz = np.zeros(K)
 
         def st_sweeps():
-            run_simulated_tempering(st, trng.integers(0, K, n), step=rbm_step, betas=linear_betas(K), log_prior=lp, log_zhat=lz,
-                                    n_sweeps=n_steps, rng=trng, stats=TemperingStats(K, n))
+            run_simulated_tempering(
+                st,
+                trng.integers(0, K, n),
+                step=rbm_step,
+                betas=linear_betas(K),
+                log_prior=lp,
+                log_zhat=lz,
+                n_sweeps=n_steps,
+                rng=trng,
+                stats=TemperingStats(K, n),
+            )
 
         t_mm = best_of(products, repeats) / n_steps
         t_ais = best_of(ais, repeats) / n_steps
         t_st = best_of(st_sweeps, repeats) / n_steps
-        for what, t in (("matrix products alone", t_mm), ("AIS step", t_ais), ("simulated tempering sweep (RTS)", t_st)):
-            rows.append({"dtype": np.dtype(dt).name, "what": what, "ms_per_step": 1e3 * t, "ratio_to_products": t / t_mm})
+        for what, t in (
+            ("matrix products alone", t_mm),
+            ("AIS step", t_ais),
+            ("simulated tempering sweep (RTS)", t_st),
+        ):
+            rows.append(
+                {"dtype": np.dtype(dt).name, "what": what, "ms_per_step": 1e3 * t, "ratio_to_products": t / t_mm}
+            )
     df = pd.DataFrame(rows)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(OUT, index=False)

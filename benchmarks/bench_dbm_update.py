@@ -83,9 +83,17 @@ def main():
     add("mean field, 5 updates", timed(lambda: mean_field(dbm, V, n_iter=5), n))
     add("one Gibbs sweep of 100 chains (update_layer)", timed(lambda: gibbs_sweep(dbm, ch, streams), n))
     mu1, mu2 = mean_field(dbm, V)
-    add("gradient (data and model statistics)", timed(lambda: (V.T @ mu1, mu1.T @ mu2, ch.v.T @ ch.h1, ch.h1.T @ ch.h2), n))
-    for alg, kw, k in (("SAP", {}, n), ("FPCD", {}, n), ("CAST", {}, n), ("Trans-SAP", {"tt_levels": 10, "tt_every": 1}, max(2, n // 5)),
-                       ("Trans-SAP", {"tt_levels": 10, "tt_every": 5}, n)):
+    add(
+        "gradient (data and model statistics)",
+        timed(lambda: (V.T @ mu1, mu1.T @ mu2, ch.v.T @ ch.h1, ch.h1.T @ ch.h2), n),
+    )
+    for alg, kw, k in (
+        ("SAP", {}, n),
+        ("FPCD", {}, n),
+        ("CAST", {}, n),
+        ("Trans-SAP", {"tt_levels": 10, "tt_every": 1}, max(2, n // 5)),
+        ("Trans-SAP", {"tt_levels": 10, "tt_every": 5}, n),
+    ):
         d = dbm.copy()
         s = make_sampler(alg, d, ChainStreams.from_seed(0, "bench", alg, n_chains=M), rng, **kw)
         h = train_dbm(d, X, s, n_updates=k, rng=rng, lr=1e-4)
@@ -93,7 +101,9 @@ def main():
         add(f"whole update: {label}", h.seconds / k)
     betas = np.linspace(0, 1, 52 if args.quick else 202)
     t0 = time.perf_counter()
-    ais_log_partition(dbm.astype(np.float64), 100, betas, ChainStreams.from_seed(0, "bench-ais", n_chains=100), dtype=dt)
+    ais_log_partition(
+        dbm.astype(np.float64), 100, betas, ChainStreams.from_seed(0, "bench-ais", n_chains=100), dtype=dt
+    )
     add("one AIS step, 100 runs (per beta)", (time.perf_counter() - t0) / (betas.size - 1))
     df = pd.DataFrame(rows)
     OUT.parent.mkdir(exist_ok=True)

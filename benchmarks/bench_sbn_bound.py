@@ -45,10 +45,14 @@ def main():
     ref, nw, nc = _timed(lambda: solve_bound_numpy(net, X[:m], vis, tol=args.tol))
     agree = np.max(np.abs(comp.bound[:m] - ref.bound))
     print(f"network 8x24x64 ({net.n_edges} edges), tol {args.tol:g}, mean sweeps {comp.n_sweeps.mean():.2f}")
-    print(f"compiled ({args.threads} thread(s)): {args.patterns} patterns, {args.patterns / cw:9.1f} patterns/s wall, "
-          f"{args.patterns / cc:9.1f} patterns/s CPU")
+    print(
+        f"compiled ({args.threads} thread(s)): {args.patterns} patterns, {args.patterns / cw:9.1f} patterns/s wall, "
+        f"{args.patterns / cc:9.1f} patterns/s CPU"
+    )
     print(f"numpy reference      : {m} patterns, {m / nw:9.1f} patterns/s wall, {m / nc:9.1f} patterns/s CPU")
-    print(f"ratio compiled/numpy : {(args.patterns / cw) / (m / nw):.1f}x wall, {(args.patterns / cc) / (m / nc):.1f}x CPU")
+    print(
+        f"ratio compiled/numpy : {(args.patterns / cw) / (m / nw):.1f}x wall, {(args.patterns / cc) / (m / nc):.1f}x CPU"
+    )
     print(f"max |L_V compiled - L_V numpy| on shared patterns: {agree:.2e}")
 
 

@@ -21,8 +21,7 @@ from sklearn.neural_network import BernoulliRBM
 from threadpoolctl import threadpool_limits
 
 from bmrep.models.rbm import RBM
-from bmrep.sampling import ChainStreams, FlipTheState, Gibbs
-from bmrep.sampling import _kernels
+from bmrep.sampling import ChainStreams, FlipTheState, Gibbs, _kernels
 
 SIZES = [(784, 500, 100), (784, 10, 100), (16, 16, 30)]
 DTYPES = [np.float64, np.float32]
@@ -92,9 +91,13 @@ def bench_size(n_visible, n_hidden, n_chains, dtype, block_s, repeats):
     t = interleaved(fns, block_s, repeats)
     # 100 sweeps per call (Python overhead amortised), also interleaved
     t100 = interleaved(
-        {"G_sweep_x100": lambda: G.sweep(r, vg, hg, streams, n_sweeps=100),
-         "T_sweep_x100": lambda: T.sweep(r, vt, ht, streams, n_sweeps=100)},
-        block_s, max(5, repeats // 3))
+        {
+            "G_sweep_x100": lambda: G.sweep(r, vg, hg, streams, n_sweeps=100),
+            "T_sweep_x100": lambda: T.sweep(r, vt, ht, streams, n_sweeps=100),
+        },
+        block_s,
+        max(5, repeats // 3),
+    )
     row = dict(size=f"{n_visible}x{n_hidden}", chains=n_chains, dtype=np.dtype(dtype).name)
     row.update({k: float(np.median(x)) for k, x in t.items()})
     row.update({k: float(np.median(x)) / 100 for k, x in t100.items()})
@@ -105,7 +108,9 @@ def bench_size(n_visible, n_hidden, n_chains, dtype, block_s, repeats):
     row["sklearn/products"] = float(np.median(t["sklearn_gibbs"] / t["products_numpy"]))
     row["T/G"] = float(np.median(t["T_sweep"] / t["G_sweep"]))
     row["T/G_x100"] = float(np.median(t100["T_sweep_x100"] / t100["G_sweep_x100"]))
-    row["G/products_q25"], row["G/products_q75"] = (float(q) for q in np.quantile(t["G_sweep"] / t["products_numpy"], [0.25, 0.75]))
+    row["G/products_q25"], row["G/products_q75"] = (
+        float(q) for q in np.quantile(t["G_sweep"] / t["products_numpy"], [0.25, 0.75])
+    )
     return row
 
 
@@ -126,20 +131,31 @@ def main():
     tmp.replace(OUT)
 
     us = lambda s: f"{s * 1e6:9.1f}"  # noqa: E731
-    print(f"# {platform.node()} {platform.processor() or platform.machine()}, single thread, thread CPU time, "
-          f"median of {repeats} interleaved blocks; ratios are medians of per-block ratios")
-    print(f"{'size':>8} {'ch':>4} {'dtype':>7} | {'prod_np':>9} {'prod_cb':>9} {'G':>9} {'T':>9} {'G_x100':>9} {'T_x100':>9} {'sklearn':>9} | "
-          f"{'G/prod':>6} {'skl/G':>6} {'T/G':>5} {'T/G100':>6}   (times in us per sweep)")
+    print(
+        f"# {platform.node()} {platform.processor() or platform.machine()}, single thread, thread CPU time, "
+        f"median of {repeats} interleaved blocks; ratios are medians of per-block ratios"
+    )
+    print(
+        f"{'size':>8} {'ch':>4} {'dtype':>7} | {'prod_np':>9} {'prod_cb':>9} {'G':>9} {'T':>9} {'G_x100':>9} {'T_x100':>9} {'sklearn':>9} | "
+        f"{'G/prod':>6} {'skl/G':>6} {'T/G':>5} {'T/G100':>6}   (times in us per sweep)"
+    )
     for _, w in wide.iterrows():
-        print(f"{w['size']:>8} {w['chains']:>4} {w['dtype']:>7} | {us(w['products_numpy'])} {us(w['products_cython_blas'])} "
-              f"{us(w['G_sweep'])} {us(w['T_sweep'])} {us(w['G_sweep_x100'])} {us(w['T_sweep_x100'])} {us(w['sklearn_gibbs'])} | "
-              f"{w['G/products']:6.3f} {w['sklearn/G']:6.2f} {w['T/G']:5.3f} {w['T/G_x100']:6.3f}")
+        print(
+            f"{w['size']:>8} {w['chains']:>4} {w['dtype']:>7} | {us(w['products_numpy'])} {us(w['products_cython_blas'])} "
+            f"{us(w['G_sweep'])} {us(w['T_sweep'])} {us(w['G_sweep_x100'])} {us(w['T_sweep_x100'])} {us(w['sklearn_gibbs'])} | "
+            f"{w['G/products']:6.3f} {w['sklearn/G']:6.2f} {w['T/G']:5.3f} {w['T/G_x100']:6.3f}"
+        )
     big = wide[(wide["size"] == "784x500") & (wide["dtype"] == "float64")].iloc[0]
     small = wide[wide["size"] != "784x500"]
-    print("targets: 784x500 float64 G/products <= 1.15:", f"{big['G/products']:.3f}",
-          f"(quartiles {big['G/products_q25']:.3f}-{big['G/products_q75']:.3f})",
-          "| small sizes sklearn/G >= 4:", ", ".join(f"{r['size']} {r['dtype']} {r['sklearn/G']:.1f}" for _, r in small.iterrows()),
-          "| T/G <= 1.05: max", f"{wide['T/G'].max():.3f}")
+    print(
+        "targets: 784x500 float64 G/products <= 1.15:",
+        f"{big['G/products']:.3f}",
+        f"(quartiles {big['G/products_q25']:.3f}-{big['G/products_q75']:.3f})",
+        "| small sizes sklearn/G >= 4:",
+        ", ".join(f"{r['size']} {r['dtype']} {r['sklearn/G']:.1f}" for _, r in small.iterrows()),
+        "| T/G <= 1.05: max",
+        f"{wide['T/G'].max():.3f}",
+    )
     print(f"wrote {OUT}")
 
 

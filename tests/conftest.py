@@ -17,9 +17,7 @@ def run_snakemake(*args: str, timeout: float = 600, env=None) -> subprocess.Comp
     """Run snakemake in the repository root; return the completed process (text output)."""
     e = dict(os.environ)
     e.update(env or {})
-    return subprocess.run(
-        [SNAKEMAKE, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=e
-    )
+    return subprocess.run([SNAKEMAKE, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=e)
 
 
 def small_rbm(seed: int, scale: float, nv: int, nh: int):

@@ -127,7 +127,10 @@ def import_cycles(package_dir: Path, level: str = "unit") -> list[list[str]]:
         else:  # ``from pkg import name`` counts as pkg.name only when that is a module
             a, b = imp.module, imp.target
             rel = b.split(".")[1:]
-            if not (package_dir.joinpath(*rel).is_dir() or any(package_dir.joinpath(*rel).with_suffix(s).exists() for s in (".py", ".pyx"))):
+            if not (
+                package_dir.joinpath(*rel).is_dir()
+                or any(package_dir.joinpath(*rel).with_suffix(s).exists() for s in (".py", ".pyx"))
+            ):
                 b = b.rsplit(".", 1)[0]
         if a != b:
             graph.setdefault(a, set()).add(b)

@@ -5,7 +5,6 @@ Fixed seeds; statistical checks are explicit z-scores.
 
 import numpy as np
 import pytest
-from conftest import small_rbm as shared_small_rbm  # noqa: E402
 
 from bmrep.estimators.ais import (
     ais_log_partition,
@@ -21,6 +20,7 @@ from bmrep.estimators.reverse_ais import raise_estimate, raise_log_partition
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import tempered_free_energy_v
 from bmrep.sampling.streams import ChainStreams
+from conftest import small_rbm as shared_small_rbm  # noqa: E402
 
 Z_MAX = 4.0
 
@@ -93,7 +93,9 @@ def test_ais_consistent_with_its_stated_error(scale):
     lz = exact.log_partition(rbm)
     X, _ = exact.sample_exact(rbm, 500, np.random.default_rng(5))
     bb = data_marginal_base_bias(X)
-    run = ais_log_partition(rbm, 200, linear_betas(2000), ChainStreams.from_seed(7, "ais", int(scale), n_chains=200), bb)
+    run = ais_log_partition(
+        rbm, 200, linear_betas(2000), ChainStreams.from_seed(7, "ais", int(scale), n_chains=200), bb
+    )
     z = (run.log_z - lz) / run.stderr
     assert abs(z) < Z_MAX, (run.log_z, lz, run.stderr)
     assert run.ess > 20
@@ -104,7 +106,10 @@ def test_ais_error_shrinks_with_budget():
     lz = exact.log_partition(rbm)
     err = {}
     for K in (10, 1000):
-        e = [ais_log_partition(rbm, 50, linear_betas(K), ChainStreams.from_seed(8, K, s, n_chains=50)).log_z - lz for s in range(8)]
+        e = [
+            ais_log_partition(rbm, 50, linear_betas(K), ChainStreams.from_seed(8, K, s, n_chains=50)).log_z - lz
+            for s in range(8)
+        ]
         err[K] = np.sqrt(np.mean(np.square(e)))
     assert err[1000] < 0.5 * err[10], err
 
@@ -116,8 +121,15 @@ def test_ais_below_and_raise_above_exact_in_expectation():
     V, _ = exact.sample_exact(rbm, 100 * 5, np.random.default_rng(9))
     a, r = [], []
     for i in range(100):
-        a.append(ais_log_partition(rbm, 5, linear_betas(10), ChainStreams.from_seed(10, "ais", i, n_chains=5)).log_z - lz)
-        res, _ = raise_log_partition(rbm, V[5 * i : 5 * i + 5].astype(float), linear_betas(10), ChainStreams.from_seed(10, "raise", i, n_chains=5))
+        a.append(
+            ais_log_partition(rbm, 5, linear_betas(10), ChainStreams.from_seed(10, "ais", i, n_chains=5)).log_z - lz
+        )
+        res, _ = raise_log_partition(
+            rbm,
+            V[5 * i : 5 * i + 5].astype(float),
+            linear_betas(10),
+            ChainStreams.from_seed(10, "raise", i, n_chains=5),
+        )
         r.append(res.estimate - lz)
     a, r = np.array(a), np.array(r)
     z_ais = a.mean() / (a.std(ddof=1) / 10)
@@ -201,8 +213,13 @@ def test_adaptive_betas_places_betas_by_thermodynamic_length():
     # on an uneven pilot the spread is per step, not per unit beta: equal sd per step keeps the pilot's spacing
     pw = piecewise_betas(101)
     np.testing.assert_allclose(adaptive_betas(pw, np.ones(100), 101, uniform_mix=1e-9), pw, atol=1e-9)
-    for bad in (dict(step_sd=np.ones(9)), dict(step_sd=-np.ones(10)), dict(step_sd=np.full(10, np.nan)),
-                dict(step_sd=np.ones(10), uniform_mix=0.0), dict(step_sd=np.ones(10), n_betas=1)):
+    for bad in (
+        dict(step_sd=np.ones(9)),
+        dict(step_sd=-np.ones(10)),
+        dict(step_sd=np.full(10, np.nan)),
+        dict(step_sd=np.ones(10), uniform_mix=0.0),
+        dict(step_sd=np.ones(10), n_betas=1),
+    ):
         kw = {"n_betas": 20, **bad}
         with pytest.raises(ValueError):
             adaptive_betas(pilot, **kw)
@@ -223,15 +240,22 @@ def _two_level_family():
         return q / q.sum()
 
     def exact_var(betas):
-        return sum((betas[k] - betas[k - 1]) ** 2 * (p(betas[k - 1]) @ g ** 2 - (p(betas[k - 1]) @ g) ** 2)
-                   for k in range(1, betas.size))
+        return sum(
+            (betas[k] - betas[k - 1]) ** 2 * (p(betas[k - 1]) @ g**2 - (p(betas[k - 1]) @ g) ** 2)
+            for k in range(1, betas.size)
+        )
 
     def run(betas, seed):
         rng = np.random.default_rng(seed)
-        return ais_log_weights(betas, n_runs=2000, rng=rng, init_sample=lambda n, r: r.integers(0, 200, n),
-                               log_f=lambda x, beta: beta * g[x],
-                               transition=lambda x, beta: rng.choice(200, size=x.size, p=p(beta)),
-                               log_z_base=np.log(200.0))
+        return ais_log_weights(
+            betas,
+            n_runs=2000,
+            rng=rng,
+            init_sample=lambda n, r: r.integers(0, 200, n),
+            log_f=lambda x, beta: beta * g[x],
+            transition=lambda x, beta: rng.choice(200, size=x.size, p=p(beta)),
+            log_z_base=np.log(200.0),
+        )
 
     return np.logaddexp.reduce(g), exact_var, run
 

@@ -6,7 +6,6 @@ import pytest
 from scipy import stats
 
 from bmrep.datasets.toys import BASIC_MODES
-from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.experiments.bruegge2013 import (
     benchmarks,
     class_changes,
@@ -17,6 +16,7 @@ from bmrep.experiments.bruegge2013 import (
 from bmrep.experiments.bruegge2013.common import DATA_KEYS
 from bmrep.experiments.bruegge2013.models import unstack_models
 from bmrep.experiments.bruegge2013.slem import slem_study
+from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.models.rbm import RBM, sigmoid
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
 from bmrep.sampling.streams import ChainStreams
@@ -98,8 +98,18 @@ def test_slem_study_and_fractions():
 def test_table1_wilcoxon_and_medians():
     g = rng(2013, "test_bruegge2013", "table1")
     base = g.normal(-10, 1, 12)
-    rows = [{"benchmark": "bas", "algorithm": "cd", "lr": 0.05, "operator": op, "repeat": r, "max_ll": base[r] + (0.5 if op == "T" else 0) + 0.01 * g.normal()}
-            for r in range(12) for op in ("G", "T")]
+    rows = [
+        {
+            "benchmark": "bas",
+            "algorithm": "cd",
+            "lr": 0.05,
+            "operator": op,
+            "repeat": r,
+            "max_ll": base[r] + (0.5 if op == "T" else 0) + 0.01 * g.normal(),
+        }
+        for r in range(12)
+        for op in ("G", "T")
+    ]
     t = summaries.table1(pd.DataFrame(rows)).iloc[0]
     d = pd.DataFrame(rows).pivot(index="repeat", columns="operator", values="max_ll")
     assert t["wilcoxon_p"] == pytest.approx(stats.wilcoxon(d["T"], d["G"]).pvalue)
@@ -108,18 +118,32 @@ def test_table1_wilcoxon_and_medians():
 
 
 def test_table2_gain():
-    pc = pd.DataFrame({"benchmark": "bas", "repeat": [0, 0, 1, 1], "chain": [0, 1, 0, 1],
-                       "tau_ar_G": [4.0, 6.0, 10.0, 10.0], "tau_ar_T": [2.0, 4.0, 9.0, 9.0],
-                       "tau_int_G": 1.0, "tau_int_T": 1.0})
+    pc = pd.DataFrame(
+        {
+            "benchmark": "bas",
+            "repeat": [0, 0, 1, 1],
+            "chain": [0, 1, 0, 1],
+            "tau_ar_G": [4.0, 6.0, 10.0, 10.0],
+            "tau_ar_T": [2.0, 4.0, 9.0, 9.0],
+            "tau_int_G": 1.0,
+            "tau_int_T": 1.0,
+        }
+    )
     t = summaries.table2(pc).iloc[0]
     assert t["tau_G"] == 7.5 and t["tau_T"] == 6.0 and t["gain_percent"] == pytest.approx(20.0)
     assert t["rbms_with_positive_gain"] == 2
 
 
 def test_tables34_quartiles_and_censoring():
-    runs = {"modes_0p1": {"repeat": np.arange(3), "changes_G": np.array([1, 2, 3]), "changes_T": np.array([5, 6, 7]),
-                          "first_G": np.array([[1.0, np.inf, np.nan], [2.0, 3.0, 4.0], [np.inf, 5.0, 1.0]]),
-                          "first_T": np.ones((3, 3))}}
+    runs = {
+        "modes_0p1": {
+            "repeat": np.arange(3),
+            "changes_G": np.array([1, 2, 3]),
+            "changes_T": np.array([5, 6, 7]),
+            "first_G": np.array([[1.0, np.inf, np.nan], [2.0, 3.0, 4.0], [np.inf, 5.0, 1.0]]),
+            "first_T": np.ones((3, 3)),
+        }
+    }
     t3 = summaries.table3(runs).set_index("operator")
     assert t3.loc["G", "median"] == 2 and t3.loc["T", "median"] == 6
     t4 = summaries.table4(runs, 10).set_index("operator")
@@ -188,7 +212,12 @@ def test_a_benchmark_depends_on_its_data_keys_only(bench):
     assert (a.n_hidden, a.batch_size) == (b.n_hidden, b.batch_size)
     for key in DATA_KEYS[bench]:  # and each listed key does matter
         c = benchmarks.make_benchmark(bench, 3, mnist=mnist, **{**base, key: PERTURBED_DATA[key]})
-        assert (c.X_train.shape, c.X_eval.shape, c.n_hidden, c.batch_size) != (a.X_train.shape, a.X_eval.shape, a.n_hidden, a.batch_size)
+        assert (c.X_train.shape, c.X_eval.shape, c.n_hidden, c.batch_size) != (
+            a.X_train.shape,
+            a.X_eval.shape,
+            a.n_hidden,
+            a.batch_size,
+        )
 
 
 def test_trained_models_round_trip_through_their_arrays():

@@ -33,7 +33,9 @@ def test_fig1_on_an_enumerable_rbm():
     r = np.random.default_rng(0)
     rbm = RBM(r.normal(0, 0.5, (30, 5)), r.normal(0, 1, 30), r.normal(0, 1, 5))
     bb = base_bias_for("data", (r.random((200, 30)) < 0.4).astype(float))
-    df = fig1_initial_iterations(rbm, bb, dict(K=20, n_chains=30, sweeps_per_iteration=30, n_iterations=6, final_sweeps=200), SEED)
+    df = fig1_initial_iterations(
+        rbm, bb, dict(K=20, n_chains=30, sweeps_per_iteration=30, n_iterations=6, final_sweeps=200), SEED
+    )
     rb = df[(df["variant"] == "RB") & (df["stage"] == "initial")]
     conv = rb["converged_at"].iloc[0]
     assert 1 <= conv <= 6
@@ -48,14 +50,34 @@ def test_fig3_and_fig4_pieces_run_and_agree_with_exact():
     X = (r.random((300, 40)) < 0.3).astype(float)
     bb = base_bias_for("data", X)
     lz = exact.log_partition(rbm)
-    s = dict(n_chains=20, sweeps=[150, 300], dtype="float64", K=20, init="ais", init_iterations=3, init_sweeps=20, truth_sweeps=400)
+    s = dict(
+        n_chains=20,
+        sweeps=[150, 300],
+        dtype="float64",
+        K=20,
+        init="ais",
+        init_iterations=3,
+        init_sweeps=20,
+        truth_sweeps=400,
+    )
     rows = pd.concat([fig3_repeat(rbm, bb, X, s, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
     assert list(rows["sweeps"].unique()) == [150, 300]
     z = (rows["estimate"] - lz) / rows["stderr"]
     assert np.all(np.abs(z) < 4.0), rows
     truth, curve = fig3_truth(rbm, bb, s, SEED, "toy")
     assert abs(truth.set_index("method").loc["truth", "estimate"] - lz) < 0.1 and curve.size == 20
-    s4 = dict(n_chains=10, dtype="float64", burn_in=10, init_iterations=0, init_sweeps=10, n_sweeps=60, subset_size=300, n_bootstrap=4, n_bootstrap_mbar=1, mbar_max_K=10)
+    s4 = dict(
+        n_chains=10,
+        dtype="float64",
+        burn_in=10,
+        init_iterations=0,
+        init_sweeps=10,
+        n_sweeps=60,
+        subset_size=300,
+        n_bootstrap=4,
+        n_bootstrap_mbar=1,
+        mbar_max_K=10,
+    )
     d4 = fig4_temperatures(rbm, bb, 10, s4, SEED, (np.linspace(0, 1, 20), curve))
     assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"}
     assert (d4["method"] == "MBAR").sum() == 1

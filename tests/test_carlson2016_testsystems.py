@@ -18,8 +18,13 @@ class GaussianFamily:
     def log_z(self, beta):
         lam = self._prec(beta)
         b = beta * self.mu / self.sigma**2
-        return (beta * self.log_a - (1 - beta) * 0.5 * self.d * np.log(2 * np.pi * self.s**2)
-                + 0.5 * self.d * np.log(2 * np.pi / lam) + b @ b / (2 * lam) - beta * self.mu @ self.mu / (2 * self.sigma**2))
+        return (
+            beta * self.log_a
+            - (1 - beta) * 0.5 * self.d * np.log(2 * np.pi * self.s**2)
+            + 0.5 * self.d * np.log(2 * np.pi / lam)
+            + b @ b / (2 * lam)
+            - beta * self.mu @ self.mu / (2 * self.sigma**2)
+        )
 
     def delta(self, x):
         lf = self.log_a - ((x - self.mu) ** 2).sum(-1) / (2 * self.sigma**2)

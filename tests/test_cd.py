@@ -115,7 +115,9 @@ def test_weight_decay_and_minibatches():
 def test_bad_settings_raise():
     r0 = RBM.random(4, 2, np.random.default_rng(0))
     st = ChainStreams.from_seed(0, "bad", n_chains=2)
-    kw = dict(operator=Gibbs(), persistent=False, n_updates=1, optimizer=SGD(0.1), streams=st, rng=np.random.default_rng(0))
+    kw = dict(
+        operator=Gibbs(), persistent=False, n_updates=1, optimizer=SGD(0.1), streams=st, rng=np.random.default_rng(0)
+    )
     with pytest.raises(ValueError, match="k must be"):
         train_rbm(r0, BAS2, k=0, batch_size=2, **kw)
     with pytest.raises(ValueError, match="streams"):

@@ -1,7 +1,6 @@
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from bmrep import io
@@ -34,7 +33,7 @@ def test_claims_roundtrip_and_markdown(tmp_path):
     # One line per paper with verdict counts and the ReScience mark.
     assert "- p: 2 reproduced, 1 not reproduced, 1 inconclusive, 0 not run **[~Re]**" in md
     # Not reproduced and inconclusive rows come first, keyed by claim id.
-    body = md[md.index("| claim |"):]
+    body = md[md.index("| claim |") :]
     assert body.index("p/t/b") < body.index("p/t/c") < body.index("p/t/a")
     # Numbers formatted by kind: a difference labelled, units shown, steps as integers.
     assert "difference 0.1% +- 1% (n = 10)" in md

@@ -14,8 +14,11 @@ SETTINGS = {"learning": {"k": 5}}
 
 def slem_table(f2, f4, n=20, err=0.0):
     """Fig. 3 fractions: ``f2``/``f4`` map c to the 2x2 / 4x4 fraction."""
-    rows = [{"size": s, "c": c, "fraction_T_better": f, "n_rbms": n, "max_stationarity_error": err}
-            for s, fr in ((2, f2), (4, f4)) for c, f in fr.items()]
+    rows = [
+        {"size": s, "c": c, "fraction_T_better": f, "n_rbms": n, "max_stationarity_error": err}
+        for s, fr in ((2, f2), (4, f4))
+        for c, f in fr.items()
+    ]
     return pd.DataFrame(rows)
 
 
@@ -25,35 +28,69 @@ def learning_runs(diffs):
     for (bench, alg, lr), d in diffs.items():
         for r, x in enumerate(d):
             base = -10.0 - r
-            rows += [{"benchmark": bench, "algorithm": alg, "lr": lr, "operator": "G", "repeat": r, "max_ll": base, "n_updates": 100},
-                     {"benchmark": bench, "algorithm": alg, "lr": lr, "operator": "T", "repeat": r, "max_ll": base + x, "n_updates": 100}]
+            rows += [
+                {
+                    "benchmark": bench,
+                    "algorithm": alg,
+                    "lr": lr,
+                    "operator": "G",
+                    "repeat": r,
+                    "max_ll": base,
+                    "n_updates": 100,
+                },
+                {
+                    "benchmark": bench,
+                    "algorithm": alg,
+                    "lr": lr,
+                    "operator": "T",
+                    "repeat": r,
+                    "max_ll": base + x,
+                    "n_updates": 100,
+                },
+            ]
     return pd.DataFrame(rows)
 
 
 def autocorr_chains(taus):
     """autocorr_chains.csv: ``taus`` maps a benchmark to per-RBM (tau_G, tau_T), two equal chains each."""
-    rows = [{"benchmark": b, "repeat": r, "chain": ch, "tau_ar_G": g, "tau_ar_T": t, "tau_int_G": g, "tau_int_T": t}
-            for b, per in taus.items() for r, (g, t) in enumerate(per) for ch in range(2)]
+    rows = [
+        {"benchmark": b, "repeat": r, "chain": ch, "tau_ar_G": g, "tau_ar_T": t, "tau_int_G": g, "tau_int_T": t}
+        for b, per in taus.items()
+        for r, (g, t) in enumerate(per)
+        for ch in range(2)
+    ]
     return pd.DataFrame(rows)
 
 
 def class_shard(changes_G, changes_T, first_G, first_T):
-    return {"repeat": np.arange(len(changes_G)), "changes_G": np.asarray(changes_G), "changes_T": np.asarray(changes_T),
-            "first_G": np.asarray(first_G, float), "first_T": np.asarray(first_T, float)}
+    return {
+        "repeat": np.arange(len(changes_G)),
+        "changes_G": np.asarray(changes_G),
+        "changes_T": np.asarray(changes_T),
+        "first_G": np.asarray(first_G, float),
+        "first_T": np.asarray(first_T, float),
+    }
 
 
 def results(profile="default", **over):
     tables = {
         "slem": slem_table({1: 0.0, 5: 0.2, 10: 0.4}, {1: 0.0, 5: 0.9, 10: 1.0}),
-        "learning_runs": learning_runs({("bas", "cd", 0.05): [0.5, 0.6, 0.4, 0.5],
-                                        ("bas", "pt", 0.05): [0.1, 0.2, 0.1, 0.3],
-                                        ("mnist", "cd", 0.05): [-1.0, -1.0, -1.0, -1.0]}),
-        "autocorr_chains": autocorr_chains({"bas": [(10.0, 8.0), (12.0, 9.0), (11.0, 9.5)],
-                                            "mnist500": [(10.0, 8.0), (10.0, 8.5), (10.0, 8.2)]}),
+        "learning_runs": learning_runs(
+            {
+                ("bas", "cd", 0.05): [0.5, 0.6, 0.4, 0.5],
+                ("bas", "pt", 0.05): [0.1, 0.2, 0.1, 0.3],
+                ("mnist", "cd", 0.05): [-1.0, -1.0, -1.0, -1.0],
+            }
+        ),
+        "autocorr_chains": autocorr_chains(
+            {"bas": [(10.0, 8.0), (12.0, 9.0), (11.0, 9.5)], "mnist500": [(10.0, 8.0), (10.0, 8.5), (10.0, 8.2)]}
+        ),
         "table4": pd.DataFrame({"max_steps": [100, 100]}),
         # two shards of modes_0p1 (paired over 4 RBMs); modes_0p01 not run
-        "classes_modes_0p1": [class_shard([1, 2], [5, 6], [[3, 4, np.nan], [5, np.inf, 7]], [[1, 1, 1], [2, 2, np.nan]]),
-                              class_shard([3, 1], [4, 4], [[9, 9, 9], [np.inf, np.inf, np.inf]], [[2, 3, 4], [np.inf, 1, 1]])],
+        "classes_modes_0p1": [
+            class_shard([1, 2], [5, 6], [[3, 4, np.nan], [5, np.inf, 7]], [[1, 1, 1], [2, 2, np.nan]]),
+            class_shard([3, 1], [4, 4], [[9, 9, 9], [np.inf, np.inf, np.inf]], [[2, 3, 4], [np.inf, 1, 1]]),
+        ],
     }
     tables.update(over)
     return Results(tables, settings=SETTINGS, profile=profile)
@@ -72,7 +109,9 @@ def test_ids_kinds_and_generated_texts_follow_the_spec():
     assert "> 0.5" in cs["bruegge2013/fig3_slem/4x4_fraction_rises"].statement
     assert "CD-5, lr 0.05" in cs["bruegge2013/table1/bars_stripes_cd5_t_beats_g"].statement
     assert {f"bruegge2013/table2/{b}_gain_positive" for b in ("bas", "modes_0p1", "modes_0p01", "mnist")} <= set(cs)
-    assert {"bruegge2013/table3/table3_0.1_t_more_changes", "bruegge2013/table4/table4_0.01_t_changes_sooner"} <= set(cs)
+    assert {"bruegge2013/table3/table3_0.1_t_more_changes", "bruegge2013/table4/table4_0.01_t_changes_sooner"} <= set(
+        cs
+    )
 
 
 def test_fig3_slem_claims():
@@ -90,7 +129,10 @@ def test_fig3_slem_claims():
     assert e.std_error == pytest.approx(se) and e.n == 40
     assert d["fig3_slem/larger_rbms_gain_more"].verdict == "reproduced"
     # without c = 10 the rise is not run
-    assert decided(slem=slem_table({1: 0.0, 5: 0.1}, {1: 0.0, 5: 0.9}))["fig3_slem/4x4_fraction_rises"].verdict == "not run"
+    assert (
+        decided(slem=slem_table({1: 0.0, 5: 0.1}, {1: 0.0, 5: 0.9}))["fig3_slem/4x4_fraction_rises"].verdict
+        == "not run"
+    )
 
 
 def test_table1_claims():
@@ -102,7 +144,9 @@ def test_table1_claims():
     p = d["table1/t_better_in_most_settings"].estimate
     assert (p.value, p.n, p.successes) == (pytest.approx(2 / 3), 3, 2)
     assert d["table1/t_better_in_most_settings"].verdict == "inconclusive"  # Wilson interval of 2/3 spans 0.5
-    other_k = evaluate(claims({"learning": {"k": 1}}), Results(dict(results()), settings={"learning": {"k": 1}}, profile="default"))
+    other_k = evaluate(
+        claims({"learning": {"k": 1}}), Results(dict(results()), settings={"learning": {"k": 1}}, profile="default")
+    )
     assert {c.claim.id: c.verdict for c in other_k}["bruegge2013/table1/bars_stripes_cd5_t_beats_g"] == "not run"
 
 

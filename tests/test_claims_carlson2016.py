@@ -18,7 +18,16 @@ def _exact_check():
     rows = []
     for scale, err in ((1.0, 0.02), (3.0, -0.05)):
         for m in ("AIS", "RAISE", "RTS", "TS", "MBAR", "TI-RB"):
-            rows.append({"weight_scale": scale, "method": m, "estimate": 10.0 + err, "stderr": 0.1, "exact": 10.0, "z": err / 0.1})
+            rows.append(
+                {
+                    "weight_scale": scale,
+                    "method": m,
+                    "estimate": 10.0 + err,
+                    "stderr": 0.1,
+                    "exact": 10.0,
+                    "z": err / 0.1,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -42,7 +51,9 @@ def _fig2():
     for rep, sign in enumerate(SIGNS):
         for n, scale in ((100, 1.0), (400, 0.5)):
             for m, f in (("RTS", 1.0), ("MBAR", 1.0), ("TI Riemann", 2.0)):
-                rows.append({"repeat": rep, "n_samples": n, "method": m, "estimate": 3.0 + sign * scale * f, "exact": 3.0})
+                rows.append(
+                    {"repeat": rep, "n_samples": n, "method": m, "estimate": 3.0 + sign * scale * f, "exact": 3.0}
+                )
     return pd.DataFrame(rows)
 
 
@@ -51,14 +62,22 @@ def _fig3(ais_err=-0.5, raise_err=0.5, rts_err=0.1):
     for rep, sign in enumerate(SIGNS):
         for m, e in (("RTS", sign * rts_err), ("AIS", ais_err + 0.01 * sign), ("RAISE", raise_err + 0.01 * sign)):
             for b in (60, 120):
-                rows.append({"model": "784x10", "repeat": rep, "method": m, "sweeps": b, "estimate": 100.0 + e, "stderr": 0.1})
+                rows.append(
+                    {"model": "784x10", "repeat": rep, "method": m, "sweeps": b, "estimate": 100.0 + e, "stderr": 0.1}
+                )
     truth = pd.DataFrame([{"model": "784x10", "method": "truth", "estimate": 100.0, "stderr": 0.01, "sweeps": 600}])
     return pd.DataFrame(rows), [truth]
 
 
 def _fig4():
-    rows = [{"K": K, "method": "RTS", "mean": 0, "truth": 0, "bias": 0.0, "n": 5, "rmse": r} for K, r in ((10, 0.2), (100, 0.1), (1000, 0.11))]
-    rows += [{"K": K, "method": "TI", "mean": 0, "truth": 0, "bias": b, "n": 5, "rmse": abs(b)} for K, b in ((10, -1.0), (100, -0.1), (1000, -0.01))]
+    rows = [
+        {"K": K, "method": "RTS", "mean": 0, "truth": 0, "bias": 0.0, "n": 5, "rmse": r}
+        for K, r in ((10, 0.2), (100, 0.1), (1000, 0.11))
+    ]
+    rows += [
+        {"K": K, "method": "TI", "mean": 0, "truth": 0, "bias": b, "n": 5, "rmse": abs(b)}
+        for K, b in ((10, -1.0), (100, -0.1), (1000, -0.01))
+    ]
     return pd.DataFrame(rows)
 
 
@@ -67,7 +86,15 @@ def _fig5(move=5.0, gap=0.2):
     lz_ais = np.linspace(100.0, 100.0 + move, len(its))
     lz_rts = lz_ais - gap  # RTS tracks AIS to within gap
     mean_f = -np.full(len(its), 20.0)
-    return pd.DataFrame({"iteration": its, "train_rts": -mean_f - lz_rts, "train_ais": -mean_f - lz_ais, "log_z_rts": lz_rts, "log_z_ais": lz_ais})
+    return pd.DataFrame(
+        {
+            "iteration": its,
+            "train_rts": -mean_f - lz_rts,
+            "train_ais": -mean_f - lz_ais,
+            "log_z_rts": lz_rts,
+            "log_z_ais": lz_ais,
+        }
+    )
 
 
 def _tables(**over):
@@ -79,7 +106,9 @@ def _tables(**over):
 
 
 def _decided(profile="default", **over):
-    return {d.claim.id: d for d in evaluate(claims(SETTINGS), Results(_tables(**over), settings=SETTINGS, profile=profile))}
+    return {
+        d.claim.id: d for d in evaluate(claims(SETTINGS), Results(_tables(**over), settings=SETTINGS, profile=profile))
+    }
 
 
 def test_ids_kinds_and_thresholds_follow_the_spec():
@@ -90,7 +119,10 @@ def test_ids_kinds_and_thresholds_follow_the_spec():
     assert cs["carlson2016/fig2/rts_consistent"].kind == "trend"
     assert cs["carlson2016/fig3/784x10/rts_beats_ais"].kind == "ordering"
     assert cs["carlson2016/fig5/tracks_ais"].kind == "all-of"
-    lo, hi = cs["carlson2016/fig2/rts_close_to_mbar"].threshold.lo, cs["carlson2016/fig2/rts_close_to_mbar"].threshold.hi
+    lo, hi = (
+        cs["carlson2016/fig2/rts_close_to_mbar"].threshold.lo,
+        cs["carlson2016/fig2/rts_close_to_mbar"].threshold.hi,
+    )
     assert (math.exp(lo), math.exp(hi)) == pytest.approx((0.5, 2.0))
     assert cs["carlson2016/fig1/final_log_z"].threshold.fields()["threshold"] == "[-0.05, 0.05]"
     assert "[-0.05, 0.05]" in cs["carlson2016/fig1/final_log_z"].statement
@@ -106,7 +138,10 @@ def test_exact_check_reports_the_worst_model_with_one_run():
     d = _decided()
     ais = d["carlson2016/exact_check/AIS"]
     assert ais.estimate.value == pytest.approx(-0.05) and ais.estimate.n == 1 and ais.verdict == INCONCLUSIVE
-    assert d["carlson2016/exact_check/TI-RB"].verdict == NOT_RUN and "issue 20" in d["carlson2016/exact_check/TI-RB"].details
+    assert (
+        d["carlson2016/exact_check/TI-RB"].verdict == NOT_RUN
+        and "issue 20" in d["carlson2016/exact_check/TI-RB"].details
+    )
     assert d["carlson2016/exact_check/MBAR"].verdict == INCONCLUSIVE
 
 
@@ -168,7 +203,10 @@ def test_fig5_tracking_and_the_frozen_tracker():
     assert len(tracks.parts) == 10 and tracks.estimate.value == pytest.approx(0.2) and tracks.verdict == INCONCLUSIVE
     frozen = d["carlson2016/fig5/beats_frozen_tracker"]
     # RTS stays 0.2 off; the frozen tracker falls 5 i / 9 behind at checkpoint i, plus its own 0.2 offset
-    assert frozen.estimate.value == pytest.approx(0.2 - np.mean([5 * i / 9 + 0.2 for i in range(1, 10)])) and frozen.estimate.n == 9
+    assert (
+        frozen.estimate.value == pytest.approx(0.2 - np.mean([5 * i / 9 + 0.2 for i in range(1, 10)]))
+        and frozen.estimate.n == 9
+    )
     assert frozen.verdict == REPRODUCED
     still = _decided(fig5=_fig5(move=0.5))
     assert still["carlson2016/fig5/beats_frozen_tracker"].verdict == INCONCLUSIVE

@@ -17,16 +17,25 @@ def _fig5_shards(mf, uniform, gap):
     mf, uniform, gap = (np.asarray(x, float) for x in (mf, uniform, gap))
     exact = np.full(mf.size, -4.0)
     bound = exact + gap
-    arrays = {"index": np.arange(mf.size), "exact": exact, "bound": bound, "mf_relative_error": mf,
-              "uniform_relative_error": uniform, "n_sweeps": np.ones(mf.size, dtype=np.int64)}
+    arrays = {
+        "index": np.arange(mf.size),
+        "exact": exact,
+        "bound": bound,
+        "mf_relative_error": mf,
+        "uniform_relative_error": uniform,
+        "n_sweeps": np.ones(mf.size, dtype=np.int64),
+    }
     half = mf.size // 2
     return [{k: v[:half] for k, v in arrays.items()}, {k: v[half:] for k, v in arrays.items()}]
 
 
 def _table2(mf, nn):
     """Table 2 rows of one dataset, one (mean field, nearest neighbour) pair per split."""
-    rows = [{"algorithm": a, "error_rate": e} for m, n in zip(mf, nn, strict=True) for a, e in
-            (("nearest neighbour", n), ("mean field", m))]
+    rows = [
+        {"algorithm": a, "error_rate": e}
+        for m, n in zip(mf, nn, strict=True)
+        for a, e in (("nearest neighbour", n), ("mean field", m))
+    ]
     return pd.DataFrame(rows)
 
 
@@ -37,9 +46,12 @@ def _results(fig2=None, mf=None, uniform=None, gap=None, mf_err=(0.05,), nn_err=
     gap = np.full(n, -1e-3) if gap is None else gap
     if fig2 is None:
         fig2 = fig2_table(*fig2_curve(np.linspace(0, 1, 5)))
-    tables = {"fig2": fig2, "fig5_networks": _fig5_shards(mf, uniform, gap),
-              "table2_toy": _table2(mf_err, nn_err),
-              "table3_toy": pd.DataFrame({"digit": ["0", "all"], "score": [-0.4, -0.5]})}
+    tables = {
+        "fig2": fig2,
+        "fig5_networks": _fig5_shards(mf, uniform, gap),
+        "table2_toy": _table2(mf_err, nn_err),
+        "table3_toy": pd.DataFrame({"digit": ["0", "all"], "score": [-0.4, -0.5]}),
+    }
     return Results(tables, settings={"datasets": ["toy"]}, profile="default")
 
 

@@ -25,7 +25,9 @@ def _label(s) -> str:
     return "inf" if str(s) == "inf" else str(int(s))
 
 
-def _tables(tmp_path, kld_s, toy_s, drbm_s=(1, "inf"), kld=KLD, n_exp=5, beta=0.6, n_hidden=2, w_shift=None, R_values=(0, 5)):
+def _tables(
+    tmp_path, kld_s, toy_s, drbm_s=(1, "inf"), kld=KLD, n_exp=5, beta=0.6, n_hidden=2, w_shift=None, R_values=(0, 5)
+):
     """Final-epoch tables as the figure rules write them, rows in the configured s order.
 
     Each experiment has a large offset shared by its s values (the paired
@@ -119,7 +121,9 @@ def test_subset_or_shuffled_s_values_give_the_full_lists_verdicts(tmp_path, kld,
     decided = _decide(_tables(tmp_path, subset, subset, kld=kld, w_shift={"inf": 3e-4}), subset)
     part = _verdicts(decided)
     labels = [p[0] for p in decided["yokoyama2019/fig2/kld_decreases_with_s"].parts]
-    assert labels == (["KLD(1) - KLD(inf)"] if len(subset) == 2 else ["KLD(1) - KLD(2)", "KLD(2) - KLD(4)", "KLD(4) - KLD(inf)"])
+    assert labels == (
+        ["KLD(1) - KLD(inf)"] if len(subset) == 2 else ["KLD(1) - KLD(2)", "KLD(2) - KLD(4)", "KLD(4) - KLD(inf)"]
+    )
     assert full["yokoyama2019/fig4/w_star_sinf"] == "not reproduced"  # so that matching by position would show
     assert set(part) <= set(full)
     same_pairs = {k: v for k, v in part.items() if k != "yokoyama2019/fig2/kld_decreases_with_s" or len(subset) == 4}

@@ -23,8 +23,7 @@ FAKE = {
     "bmrep/sub/_ext.pyx": "cimport numpy as cnp\n",
     "bmrep/sub/f.py": "from . import _ext\n",
     "script.py": (
-        "import os\nfrom bmrep import a\n\n"
-        "def later():\n    import bmrep.sub.d\n    from bmrep.sub.f import nothing\n"
+        "import os\nfrom bmrep import a\n\ndef later():\n    import bmrep.sub.d\n    from bmrep.sub.f import nothing\n"
     ),
 }
 
@@ -45,7 +44,14 @@ def _rel(files, root):
 def test_closure_follows_absolute_relative_and_nested_imports(fake):
     files = library_files(fake / "script.py", fake / "bmrep")
     assert _rel(files, fake / "bmrep") == [
-        "__init__.py", "a.py", "b.py", "e.py", "sub/__init__.py", "sub/_ext.pyx", "sub/d.py", "sub/f.py",
+        "__init__.py",
+        "a.py",
+        "b.py",
+        "e.py",
+        "sub/__init__.py",
+        "sub/_ext.pyx",
+        "sub/d.py",
+        "sub/f.py",
     ]
 
 
@@ -83,7 +89,10 @@ def test_module_file_resolves_packages_modules_and_extensions():
 
 def test_real_script_depends_on_its_paper_code_not_others():
     """A training job imports its model and sampler, not AIS, not claims, not other papers."""
-    files = {f.relative_to(PACKAGE_ROOT).as_posix() for f in library_files(ROOT / "workflow/scripts/salakhutdinov2010/train.py")}
+    files = {
+        f.relative_to(PACKAGE_ROOT).as_posix()
+        for f in library_files(ROOT / "workflow/scripts/salakhutdinov2010/train.py")
+    }
     assert {"models/dbm.py", "learning/dbm_training.py", "sampling/_kernels.pyx"} <= files
     assert "experiments/salakhutdinov2010/train.py" in files
     assert not any(f.startswith(("estimators/", "claims/", "plotting/")) for f in files), sorted(files)
@@ -102,5 +111,7 @@ def test_every_rule_with_a_script_carries_its_code_digest():
             if not m:
                 continue
             n += 1
-            assert f'code=code_version("{m.group(1)}")' in block, f"{smk.name}: rule running {m.group(1)} lacks its code digest"
+            assert f'code=code_version("{m.group(1)}")' in block, (
+                f"{smk.name}: rule running {m.group(1)} lacks its code digest"
+            )
     assert n >= 50

@@ -36,15 +36,20 @@ SEED = 20261121
 
 def random_dbm(D, F1, F2, scale, seed_key, bias_scale=1.0):
     r = keyed_rng(SEED, "test_dbm", seed_key)
-    return DBM(r.normal(0, scale, (D, F1)), r.normal(0, scale, (F1, F2)), r.normal(0, bias_scale, D),
-               r.normal(0, bias_scale, F1), r.normal(0, bias_scale, F2))
+    return DBM(
+        r.normal(0, scale, (D, F1)),
+        r.normal(0, scale, (F1, F2)),
+        r.normal(0, bias_scale, D),
+        r.normal(0, bias_scale, F1),
+        r.normal(0, bias_scale, F2),
+    )
 
 
 def brute_log_z(d, beta=1.0, base=None):
     D, F1, F2 = d.shape
     X = all_states(D + F1 + F2).astype(float)
     a = np.zeros(D) if base is None else base
-    lp = -beta * d.energy(X[:, :D], X[:, D:D + F1], X[:, D + F1:]) + (1 - beta) * X[:, :D] @ a
+    lp = -beta * d.energy(X[:, :D], X[:, D : D + F1], X[:, D + F1 :]) + (1 - beta) * X[:, :D] @ a
     return logsumexp(lp)
 
 
@@ -68,8 +73,9 @@ def test_tempered_marginals_sum_to_the_exact_partition_function(hidden_base):
     X = all_states(12).astype(float)
     a, a1, a2 = base if hidden_base else (base, np.zeros(4), np.zeros(3))
     for beta in (0.0, 0.5, 1.0):
-        lp = (-beta * d.energy(X[:, :D], X[:, D:D + 4], X[:, D + 4:])
-              + (1 - beta) * (X[:, :D] @ a + X[:, D:D + 4] @ a1 + X[:, D + 4:] @ a2))
+        lp = -beta * d.energy(X[:, :D], X[:, D : D + 4], X[:, D + 4 :]) + (1 - beta) * (
+            X[:, :D] @ a + X[:, D : D + 4] @ a1 + X[:, D + 4 :] @ a2
+        )
         z = logsumexp(lp)
         assert exact_dbm.log_partition(d, beta, base) == pytest.approx(z, abs=1e-10)
         assert logsumexp(tempered_log_f_h1(d, H1, beta, base)) == pytest.approx(z, abs=1e-10)
@@ -107,7 +113,7 @@ def _exact_samples(d, n, key):
     D, F1, F2 = d.shape
     X, lp = exact_dbm.joint_log_probabilities(d)
     idx = keyed_rng(SEED, "exact-samples", key).choice(X.shape[0], size=n, p=np.exp(lp))
-    return DBMChains(X[idx, :D].copy(), X[idx, D:D + F1].copy(), X[idx, D + F1:].copy()), lp
+    return DBMChains(X[idx, :D].copy(), X[idx, D : D + F1].copy(), X[idx, D + F1 :].copy()), lp
 
 
 def _chi2_pvalue(counts, expected):
@@ -144,13 +150,15 @@ def test_ais_matches_exact_log_z_within_0p1_nats():
     run = ais_log_partition(d, 100, piecewise_betas(1000), ChainStreams.from_seed(SEED, "ais", n_chains=100), base)
     assert abs(run.log_z - exact) < 0.1
     assert abs(run.log_z - exact) < 4 * run.stderr + 0.02
-    run32 = ais_log_partition(d, 100, linear_betas(1000), ChainStreams.from_seed(SEED, "ais32", n_chains=100), base,
-                              dtype=np.float32)
+    run32 = ais_log_partition(
+        d, 100, linear_betas(1000), ChainStreams.from_seed(SEED, "ais32", n_chains=100), base, dtype=np.float32
+    )
     assert abs(run32.log_z - exact) < 0.1
     bases = data_base_biases(d, (keyed_rng(SEED, "basedata").random((500, 20)) < 0.3).astype(float))
     for state in ("h1", "v_h2"):
-        run = ais_log_partition(d, 100, piecewise_betas(1000), ChainStreams.from_seed(SEED, "ais3", state, n_chains=100),
-                                bases, state=state)
+        run = ais_log_partition(
+            d, 100, piecewise_betas(1000), ChainStreams.from_seed(SEED, "ais3", state, n_chains=100), bases, state=state
+        )
         assert abs(run.log_z - exact) < 0.1
         assert abs(run.log_z - exact) < 4 * run.stderr + 0.02
 
@@ -160,8 +168,9 @@ def test_ais_partial_estimates_track_exact_intermediate_log_z():
     d = random_dbm(20, 12, 10, 0.5, "ais-partial", bias_scale=0.5)
     bases = data_base_biases(d, (keyed_rng(SEED, "basedata").random((500, 20)) < 0.3).astype(float))
     betas = piecewise_betas(1000)
-    run = ais_log_partition(d, 100, betas, ChainStreams.from_seed(SEED, "ais-partial", n_chains=100), bases,
-                            record_partial=True)
+    run = ais_log_partition(
+        d, 100, betas, ChainStreams.from_seed(SEED, "ais-partial", n_chains=100), bases, record_partial=True
+    )
     assert run.partial_log_z.shape == betas.shape
     assert run.partial_log_z[-1] == pytest.approx(run.log_z)
     for k in np.linspace(0, betas.size - 1, 12).astype(int):
@@ -172,9 +181,19 @@ def test_ais_partial_estimates_track_exact_intermediate_log_z():
 def test_pretraining_composes_doubled_rbms():
     r = keyed_rng(SEED, "pretrain-data")
     X = (r.random((300, 12)) < 0.3).astype(np.float64)
-    d = pretrain_dbm(X, 6, 5, n_epochs=2, batch_size=50, lr=0.05, momentum=0.5, weight_decay=0.0,
-                     rng=keyed_rng(SEED, "pt"), streams=ChainStreams.from_seed(SEED, "pt", n_chains=50),
-                     dtype=np.float64)
+    d = pretrain_dbm(
+        X,
+        6,
+        5,
+        n_epochs=2,
+        batch_size=50,
+        lr=0.05,
+        momentum=0.5,
+        weight_decay=0.0,
+        rng=keyed_rng(SEED, "pt"),
+        streams=ChainStreams.from_seed(SEED, "pt", n_chains=50),
+        dtype=np.float64,
+    )
     assert d.shape == (12, 6, 5) and d.dtype == np.float64
     assert np.all(np.isfinite(d.W1)) and np.abs(d.W1).max() > 0.01
 
@@ -186,11 +205,27 @@ def test_every_algorithm_trains_deterministically(algorithm):
 
     def run():
         d = DBM.random(10, 6, 4, keyed_rng(SEED, "init"), scale=0.1).astype(np.float32)
-        s = make_sampler(algorithm, d, ChainStreams.from_seed(SEED, algorithm, n_chains=20), keyed_rng(SEED, "c"),
-                         n_chains=20, tt_levels=4, n_betas=5, swap_every=5)
+        s = make_sampler(
+            algorithm,
+            d,
+            ChainStreams.from_seed(SEED, algorithm, n_chains=20),
+            keyed_rng(SEED, "c"),
+            n_chains=20,
+            tt_levels=4,
+            n_betas=5,
+            swap_every=5,
+        )
         seen = []
-        train_dbm(d, X, s, n_updates=30, batch_size=20, rng=keyed_rng(SEED, "mb"),
-                  callback=lambda t, m, smp: seen.append(t), callback_every=10)
+        train_dbm(
+            d,
+            X,
+            s,
+            n_updates=30,
+            batch_size=20,
+            rng=keyed_rng(SEED, "mb"),
+            callback=lambda t, m, smp: seen.append(t),
+            callback_every=10,
+        )
         return d, s, seen
 
     d1, s1, seen = run()
@@ -208,7 +243,7 @@ def test_every_algorithm_trains_deterministically(algorithm):
 def test_training_increases_the_exact_likelihood():
     """A few hundred SAP updates on a tiny DBM raise the exact training log-likelihood."""
     r = keyed_rng(SEED, "ll-data")
-    protos = (r.random((3, 10)) < 0.5)
+    protos = r.random((3, 10)) < 0.5
     X = np.abs(protos[r.integers(0, 3, 300)] ^ (r.random((300, 10)) < 0.05)).astype(np.float64)
     d = DBM.random(10, 6, 4, keyed_rng(SEED, "ll-init"), scale=0.01)
     before = exact_dbm.log_prob_v(d, X).mean()
@@ -220,8 +255,17 @@ def test_training_increases_the_exact_likelihood():
 
 def test_cast_swap_moves_fast_beta1_states_into_slow_chains():
     d = DBM.random(10, 6, 4, keyed_rng(SEED, "cast"), scale=0.5)
-    s = make_sampler("CAST", d, ChainStreams.from_seed(SEED, "cast", n_chains=8), keyed_rng(SEED, "cast-c"), n_chains=8,
-                     n_betas=4, beta_min=0.5, gamma=1.0, swap_every=4)
+    s = make_sampler(
+        "CAST",
+        d,
+        ChainStreams.from_seed(SEED, "cast", n_chains=8),
+        keyed_rng(SEED, "cast-c"),
+        n_chains=8,
+        n_betas=4,
+        beta_min=0.5,
+        gamma=1.0,
+        swap_every=4,
+    )
     for t in range(3):
         s.step(d, t)
     slow_before = s.model_chains().take(slice(None))

@@ -7,7 +7,6 @@ from scipy import integrate
 from bmrep.estimators.rts import TemperingStats, initial_iterations, run_simulated_tempering, uniform_log_prior
 from bmrep.models.gaussian_mixture import GaussianMixture
 from bmrep.sampling.hmc import TemperedHMC
-
 from test_carlson2016_testsystems import GaussianFamily
 
 Z_MAX = 4.0
@@ -101,11 +100,15 @@ def test_rts_with_tempered_hmc_on_the_mixture():
         return gm.delta(s)
 
     lz = np.zeros(K)
-    run_simulated_tempering(x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=lp, log_zhat=lz, n_sweeps=200, rng=rng)
+    run_simulated_tempering(
+        x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=lp, log_zhat=lz, n_sweeps=200, rng=rng
+    )
     hmc.freeze()
 
     def it(l):
-        s, _, _ = run_simulated_tempering(x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=lp, log_zhat=l, n_sweeps=50, rng=rng)
+        s, _, _ = run_simulated_tempering(
+            x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=lp, log_zhat=l, n_sweeps=50, rng=rng
+        )
         return s.q_sum.sum(0), s.counts.sum(0)
 
     lz = initial_iterations(it, lp, lz, 6, stop=False).final_log_zhat
@@ -113,7 +116,9 @@ def test_rts_with_tempered_hmc_on_the_mixture():
     k = rng.integers(0, K, n_chains)
     se = []
     for n in (150, 600):
-        stats, k, _ = run_simulated_tempering(x, k, step=step, betas=betas, log_prior=lp, log_zhat=lz, n_sweeps=n, rng=rng, stats=stats)
+        stats, k, _ = run_simulated_tempering(
+            x, k, step=step, betas=betas, log_prior=lp, log_zhat=lz, n_sweeps=n, rng=rng, stats=stats
+        )
         se.append(stats.stderr()[-1])
     est = stats.rts(lp, lz)[-1]
     assert abs(est - gm.log_z) / se[-1] < Z_MAX, (est, gm.log_z, se)

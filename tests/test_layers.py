@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from layering import import_cycles, violations
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "bmrep"
@@ -36,8 +37,11 @@ def test_no_module_level_import_cycle():
 
 @pytest.mark.parametrize("suffix", [".py", ".pyx"])
 def test_no_module_over_400_lines(suffix):
-    long = {str(f.relative_to(PACKAGE)): n for f in sorted(PACKAGE.rglob(f"*{suffix}"))
-            if (n := len(f.read_text().splitlines())) > MAX_LINES}
+    long = {
+        str(f.relative_to(PACKAGE)): n
+        for f in sorted(PACKAGE.rglob(f"*{suffix}"))
+        if (n := len(f.read_text().splitlines())) > MAX_LINES
+    }
     assert not long, f"modules over {MAX_LINES} lines: {long}"
 
 
@@ -70,10 +74,16 @@ def test_checker_passes_a_package_that_only_imports_downwards(fake):
 
 def test_checker_reports_upward_imports_at_top_level_and_inside_functions(fake):
     _write(fake, "models/dbm.py", "from bmrep.estimators.ais import ais_log_weights\n")
-    _write(fake, "sampling/st.py", "import numpy as np\n\n\ndef draw():\n    from ..estimators import ais\n    return ais\n")
+    _write(
+        fake,
+        "sampling/st.py",
+        "import numpy as np\n\n\ndef draw():\n    from ..estimators import ais\n    return ais\n",
+    )
     found = {(v.module, v.line, v.target) for v in violations(fake)}
-    assert found == {("bmrep.models.dbm", 1, "bmrep.estimators.ais.ais_log_weights"),
-                     ("bmrep.sampling.st", 5, "bmrep.estimators.ais")}
+    assert found == {
+        ("bmrep.models.dbm", 1, "bmrep.estimators.ais.ais_log_weights"),
+        ("bmrep.sampling.st", 5, "bmrep.estimators.ais"),
+    }
     cycles = import_cycles(fake, "unit")
     assert cycles == [["estimators", "models", "sampling"]]
 

@@ -6,7 +6,6 @@ import pytest
 from bmrep.estimators.mbar import MBARConvergenceError, mbar_log_z, mbar_self_consistency_residual
 from bmrep.estimators.rts import TemperingStats, uniform_log_prior
 from bmrep.sampling.simulated_tempering import log_temperature_conditional
-
 from test_carlson2016_testsystems import GaussianFamily
 
 Z_MAX = 4.0

@@ -121,7 +121,9 @@ def test_marginal_and_log_z_match_joint_enumeration(s, scale):
     log_joint = neg_energy + m * math.log(2.0 / (s + 1))
     log_z = logsumexp(log_joint)
     assert mv_exact.log_partition(p, s) == pytest.approx(log_z, rel=1e-13, abs=1e-12)
-    np.testing.assert_allclose(mv_exact.log_marginal(p, s), logsumexp(log_joint, axis=1) - log_z, rtol=1e-11, atol=1e-11)
+    np.testing.assert_allclose(
+        mv_exact.log_marginal(p, s), logsumexp(log_joint, axis=1) - log_z, rtol=1e-11, atol=1e-11
+    )
 
 
 def test_exact_gradient_matches_finite_differences():

@@ -56,7 +56,11 @@ def exact_cdf_inf(x, lam):
         return (x + 1) / 2
     a = abs(lam)
     y = x if lam > 0 else -x
-    f = np.expm1(a * (y + 1)) / np.expm1(2 * a) if a < 1 else np.exp(a * (y - 1)) * -np.expm1(-a * (y + 1)) / -np.expm1(-2 * a)
+    f = (
+        np.expm1(a * (y + 1)) / np.expm1(2 * a)
+        if a < 1
+        else np.exp(a * (y - 1)) * -np.expm1(-a * (y + 1)) / -np.expm1(-2 * a)
+    )
     return f if lam > 0 else 1 - f
 
 
@@ -174,4 +178,6 @@ def test_threaded_kernels_equal_serial_blocks():
         g = rng(8, "thr")
         blocks = np.concatenate([mv.sample_hidden(lam[i : i + 100], s, g) for i in range(0, 600, 100)])
         assert np.array_equal(big, blocks)
-        assert np.array_equal(mv.log_phi(lam, s), np.concatenate([mv.log_phi(lam[i : i + 7], s) for i in range(0, 600, 7)]))
+        assert np.array_equal(
+            mv.log_phi(lam, s), np.concatenate([mv.log_phi(lam[i : i + 7], s) for i in range(0, 600, 7)])
+        )

@@ -83,6 +83,7 @@ def test_stationarity_check_is_not_vacuous():
     a = np.array([1.0, -1.0])
     # the beta = 1 chain is not stationary for the beta = 0.5 distribution
     assert stationary_check(r, P, beta=0.5, base_bias=a) > 1e-3
+
     # without the 1/2 tie rule of Def. 1 (flip with min(1, ratio) = 1) the chain
     # of a zero-weight RBM is periodic (SLEM 1); with it, T is ergodic
     class NoTieRule(FlipTheState):

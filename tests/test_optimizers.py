@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bmrep.learning.optimizers import SGD, AdaMax, Adam, inverse_time
+from bmrep.learning.optimizers import SGD, Adam, AdaMax, inverse_time
 
 A = np.array([[3.0, 0.5], [0.5, 1.0]])  # positive definite
 X_STAR = np.array([1.5, -2.0])
@@ -51,9 +51,19 @@ def test_ascent_direction():
         assert params["w"][0] > 0 and params["w"][1] < 0 and params["w"][2] == 0
 
 
-@pytest.mark.parametrize("make", [lambda: SGD(0.0), lambda: SGD(-1.0), lambda: Adam(0.0), lambda: AdaMax(-0.1),
-                                  lambda: SGD(0.1, momentum=1.0), lambda: SGD(0.1, decay=-1.0),
-                                  lambda: Adam(0.1, beta1=1.0), lambda: AdaMax(0.1, beta2=1.5)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: SGD(0.0),
+        lambda: SGD(-1.0),
+        lambda: Adam(0.0),
+        lambda: AdaMax(-0.1),
+        lambda: SGD(0.1, momentum=1.0),
+        lambda: SGD(0.1, decay=-1.0),
+        lambda: Adam(0.1, beta1=1.0),
+        lambda: AdaMax(0.1, beta2=1.5),
+    ],
+)
 def test_bad_settings_raise(make):
     with pytest.raises(ValueError):
         make()

@@ -5,7 +5,6 @@ Ground truth: exact log Z_k of small RBMs by enumeration of all joint states.
 
 import numpy as np
 import pytest
-from conftest import small_rbm as shared_small_rbm  # noqa: E402
 from scipy.special import logsumexp
 from scipy.stats import chi2
 
@@ -32,6 +31,7 @@ from bmrep.sampling.simulated_tempering import (
     temperature_conditional,
 )
 from bmrep.sampling.streams import ChainStreams
+from conftest import small_rbm as shared_small_rbm  # noqa: E402
 
 Z_MAX = 4.0
 
@@ -179,7 +179,16 @@ def test_simulated_tempering_rts_on_an_rbm(scale):
     lz0 = np.full(K, base_log_partition(a, rbm.n_hidden))
 
     def it(lz):
-        s, _, _ = run_simulated_tempering(state, rng.integers(0, K, n_chains), step=rbm_step, betas=betas, log_prior=lp, log_zhat=lz, n_sweeps=50, rng=rng)
+        s, _, _ = run_simulated_tempering(
+            state,
+            rng.integers(0, K, n_chains),
+            step=rbm_step,
+            betas=betas,
+            log_prior=lp,
+            log_zhat=lz,
+            n_sweeps=50,
+            rng=rng,
+        )
         return s.q_sum.sum(0), s.counts.sum(0)
 
     init = initial_iterations(it, lp, lz0, 15)
@@ -188,7 +197,17 @@ def test_simulated_tempering_rts_on_an_rbm(scale):
     k = rng.integers(0, K, n_chains)
     errs = []
     for n in (100, 1500):
-        stats, k, _ = run_simulated_tempering(state, k, step=rbm_step, betas=betas, log_prior=lp, log_zhat=init.final_log_zhat, n_sweeps=n, rng=rng, stats=stats)
+        stats, k, _ = run_simulated_tempering(
+            state,
+            k,
+            step=rbm_step,
+            betas=betas,
+            log_prior=lp,
+            log_zhat=init.final_log_zhat,
+            n_sweeps=n,
+            rng=rng,
+            stats=stats,
+        )
         est = stats.rts(lp, init.final_log_zhat)[-1]
         errs.append((est - exact_lz, stats.stderr()[-1]))
     (e0, s0), (e1, s1) = errs

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import yaml
 
+from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.experiments.salakhutdinov2010.evaluation import estimate_log_z
 from bmrep.experiments.salakhutdinov2010.sampling import (
     count_switches,
@@ -20,7 +21,6 @@ from bmrep.experiments.salakhutdinov2010.sampling import (
 )
 from bmrep.experiments.salakhutdinov2010.summaries import table1
 from bmrep.experiments.salakhutdinov2010.toy import fig2_toy, two_node_mrf
-from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.models.dbm import DBM
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.seeds import rng as keyed_rng

@@ -31,7 +31,7 @@ from bmrep.seeds import rng
 
 def _bottom_visible(sizes):
     vis = np.zeros(sum(sizes), dtype=bool)
-    vis[-sizes[-1]:] = True
+    vis[-sizes[-1] :] = True
     return vis
 
 

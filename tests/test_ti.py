@@ -12,7 +12,6 @@ from bmrep.estimators.ti import (
     rao_blackwell_moments,
     ti_log_z,
 )
-
 from test_carlson2016_testsystems import GaussianFamily
 
 

@@ -26,7 +26,9 @@ SEED = 20261121
 
 def tiny_dbm(key="tiny"):
     r = keyed_rng(SEED, "test_wl", key)
-    return DBM(r.normal(0, 1.5, (3, 2)), r.normal(0, 1.5, (2, 2)), r.normal(0, 1, 3), r.normal(0, 1, 2), r.normal(0, 1, 2))
+    return DBM(
+        r.normal(0, 1.5, (3, 2)), r.normal(0, 1.5, (2, 2)), r.normal(0, 1, 3), r.normal(0, 1, 2), r.normal(0, 1, 2)
+    )
 
 
 def chi2_pvalue(counts, expected):
@@ -62,13 +64,13 @@ def _exact_tempered_joint(d, betas, log_g, n, key):
     """n exact draws of (x, k) from p(x, k) ∝ exp(-beta_k E(x)) / g_k."""
     D, F1, F2 = d.shape
     X, _ = exact_dbm.joint_log_probabilities(d)
-    E = d.energy(X[:, :D], X[:, D:D + F1], X[:, D + F1:])
+    E = d.energy(X[:, :D], X[:, D : D + F1], X[:, D + F1 :])
     logp = -betas[:, None] * E[None, :] - log_g[:, None]  # (K, S)
     logp -= logsumexp(logp)
     r = keyed_rng(SEED, "exact-joint", key)
     flat = r.choice(logp.size, size=n, p=np.exp(logp).ravel())
     k, s = np.divmod(flat, X.shape[0])
-    ch = DBMChains(X[s, :D].copy(), X[s, D:D + F1].copy(), X[s, D + F1:].copy())
+    ch = DBMChains(X[s, :D].copy(), X[s, D : D + F1].copy(), X[s, D + F1 :].copy())
     return ch, k, logp
 
 
@@ -80,8 +82,9 @@ def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invaria
     n = 50_000
     ch, k, logp = _exact_tempered_joint(d, betas, log_g, n, "st")
     streams = ChainStreams.from_seed(SEED, "st", n_chains=n)
-    st = AdaptiveTempering.create(betas, n, gamma_schedule(1.0), [streams.generator(i) for i in range(n)],
-                                  log_g=log_g, k=k)
+    st = AdaptiveTempering.create(
+        betas, n, gamma_schedule(1.0), [streams.generator(i) for i in range(n)], log_g=log_g, k=k
+    )
     st.adapt = False
     e = gibbs_sweep(d, ch, streams, betas=st.chain_betas())
     st.temperature_step(e)
@@ -115,7 +118,7 @@ def test_tempered_transition_leaves_the_dbm_invariant():
     X, lp = exact_dbm.joint_log_probabilities(d)
     n = 60_000
     idx = keyed_rng(SEED, "tt-exact").choice(X.shape[0], size=n, p=np.exp(lp))
-    ch = DBMChains(X[idx, :D].copy(), X[idx, D:D + F1].copy(), X[idx, D + F1:].copy())
+    ch = DBMChains(X[idx, :D].copy(), X[idx, D : D + F1].copy(), X[idx, D + F1 :].copy())
     streams = ChainStreams.from_seed(SEED, "tt", n_chains=n)
 
     def sweep(c, beta, reverse):

@@ -72,7 +72,20 @@ def test_drbm_curves_tiny_run_is_paired_and_deterministic():
     x = g.integers(0, 256, (60, 20), dtype=np.uint8)
     y = np.arange(60) % 3
     xt = train_drbm.noisy_test_set(1, x[:30], 120.0)
-    kw = dict(root_seed=1, s_values=[1, "inf"], x_train_uint8=x, y_train=y, x_test=xt, y_test=y[:30], n_train=20, n_hidden=4, batch_size=10, lr=0.01, epochs=3, eval_epochs=[0, 1, 3])
+    kw = dict(
+        root_seed=1,
+        s_values=[1, "inf"],
+        x_train_uint8=x,
+        y_train=y,
+        x_test=xt,
+        y_test=y[:30],
+        n_train=20,
+        n_hidden=4,
+        batch_size=10,
+        lr=0.01,
+        epochs=3,
+        eval_epochs=[0, 1, 3],
+    )
     a = train_drbm.drbm_curves(experiments=[0, 1], **kw)
     b = train_drbm.drbm_curves(experiments=[1], **kw)
     np.testing.assert_array_equal(a["test_error"][1], b["test_error"][0])

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 PACKAGE = "bmrep"
@@ -53,7 +53,7 @@ def _module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _imported_names(path: Path, root: Path) -> frozenset[str]:
     """Dotted names of the ``bmrep`` modules (and candidate submodules) imported by ``path``."""
     if path.suffix != ".py":  # compiled extensions (.pyx) import no bmrep modules
@@ -86,7 +86,7 @@ def _with_parents(name: str) -> list[str]:
     return [".".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _closure(script: Path, root: Path) -> tuple[Path, ...]:
     seen: set[Path] = set()
     todo = [script]

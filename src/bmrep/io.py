@@ -16,8 +16,9 @@ import os
 import platform
 import tempfile
 import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 

@@ -10,7 +10,7 @@ machine, for any number of cores or threads.
 from __future__ import annotations
 
 import hashlib
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

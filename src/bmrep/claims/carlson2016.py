@@ -112,7 +112,11 @@ def _fig1_rms_errors(df: pd.DataFrame, variant: str) -> tuple[list[float], list[
 def _rao_blackwell_reduces_error(r):
     rb, used = _fig1_rms_errors(r["fig1"], "RB")
     ts, _ = _fig1_rms_errors(r["fig1"], "TS")
-    return paired_difference(rb, ts, f"RB {np.mean(rb):.3f} - TS {np.mean(ts):.3f} nats, iterations {used}; one seed today: seeds are {ISSUE}")
+    return paired_difference(
+        rb,
+        ts,
+        f"RB {np.mean(rb):.3f} - TS {np.mean(ts):.3f} nats, iterations {used}; one seed today: seeds are {ISSUE}",
+    )
 
 
 def _stops_within_10(r):
@@ -126,8 +130,12 @@ def _stops_within_10(r):
         elif run < FIG1_STOP_WITHIN:
             undecided += 1
     if undecided:
-        raise NotRun(f"{undecided} seed(s) had not stopped after the {run} initial iterations run (the claim needs {FIG1_STOP_WITHIN})")
-    return proportion_estimate(hits, len(groups), f"{hits} of {len(groups)} seeds stopped within {FIG1_STOP_WITHIN} iterations")
+        raise NotRun(
+            f"{undecided} seed(s) had not stopped after the {run} initial iterations run (the claim needs {FIG1_STOP_WITHIN})"
+        )
+    return proportion_estimate(
+        hits, len(groups), f"{hits} of {len(groups)} seeds stopped within {FIG1_STOP_WITHIN} iterations"
+    )
 
 
 def _final_log_z(r):
@@ -136,7 +144,9 @@ def _final_log_z(r):
         rb = g[(g["variant"] == "RB") & (g["stage"] == "initial")]
         last = rb[(rb["iteration"] == rb["iteration"].max()) & (rb["k"] == rb["k"].max())].iloc[0]
         errs.append(float(last["log_zhat"] - last["exact"]))
-    return mean_estimate(errs, f"log Z_K after iteration {int(rb['iteration'].max())} minus exact, over {len(errs)} seed(s)")
+    return mean_estimate(
+        errs, f"log Z_K after iteration {int(rb['iteration'].max())} minus exact, over {len(errs)} seed(s)"
+    )
 
 
 # --------------------------------------------------------------------------- Fig. 2
@@ -183,7 +193,11 @@ def _rts_close_to_mbar(r):
         return float(np.log(rmse[0] / rmse[1]))
 
     rts, mbar = _rmse(pair)
-    return bootstrap_estimate(pair, log_ratio, f"RMSE RTS {rts:.4f}, MBAR {mbar:.4f} at {int(d['n_samples'].max())} samples (ratio {rts / mbar:.3f})")
+    return bootstrap_estimate(
+        pair,
+        log_ratio,
+        f"RMSE RTS {rts:.4f}, MBAR {mbar:.4f} at {int(d['n_samples'].max())} samples (ratio {rts / mbar:.3f})",
+    )
 
 
 # --------------------------------------------------------------------------- Fig. 3
@@ -204,14 +218,18 @@ def _fig3_smallest_budget(r, model: str) -> tuple[pd.DataFrame, float, int]:
     return d, t, b0
 
 
-TRUTH_NOTE = f"truth = mean of one long RTS and one long AIS run, not yet the AIS/RAISE bracket with its closure rule ({ISSUE})"
+TRUTH_NOTE = (
+    f"truth = mean of one long RTS and one long AIS run, not yet the AIS/RAISE bracket with its closure rule ({ISSUE})"
+)
 
 
 def _fig3_mean_error(model: str, method: str):
     def metric(r):
         d, t, b0 = _fig3_smallest_budget(r, model)
         err = d[d["method"] == method]["err"]
-        return mean_estimate(err, f"mean {method} - truth at {b0} sweeps over {len(err)} repeats; truth {t:.3f}; {TRUTH_NOTE}")
+        return mean_estimate(
+            err, f"mean {method} - truth at {b0} sweeps over {len(err)} repeats; truth {t:.3f}; {TRUTH_NOTE}"
+        )
 
     return metric
 
@@ -226,7 +244,9 @@ def _fig3_rts_beats_ais(model: str):
             return float(rmse[0] - rmse[1])
 
         rts, ais = _rmse(m)
-        return bootstrap_estimate(m, diff, f"RMSE RTS {rts:.4f} - AIS {ais:.4f} at {b0} sweeps, bootstrap over {len(m)} repeats; {TRUTH_NOTE}")
+        return bootstrap_estimate(
+            m, diff, f"RMSE RTS {rts:.4f} - AIS {ais:.4f} at {b0} sweeps, bootstrap over {len(m)} repeats; {TRUTH_NOTE}"
+        )
 
     return metric
 
@@ -256,7 +276,9 @@ def _ti_error_grows_as_k_shrinks(r):
     d = _fig4_method(r, "TI")
     err = np.abs(d["bias"].to_numpy())
     by_k = ", ".join(f"{k}: {v:.3f}" for k, v in zip(d["K"], err))
-    return log_log_slope(d["K"].to_numpy(), err[None, :], f"slope of log |TI error| on log K; |error| by K {by_k}; {FIG4_NOTE}")
+    return log_log_slope(
+        d["K"].to_numpy(), err[None, :], f"slope of log |TI error| on log K; |error| by K {by_k}; {FIG4_NOTE}"
+    )
 
 
 # --------------------------------------------------------------------------- Fig. 5

@@ -107,7 +107,12 @@ class Digits(Between):
 
     def fields(self) -> dict:
         t = f"{self.target:.{self.digits}f}"
-        return {**super().fields(), "target": t, "digits": str(self.digits), "threshold": f"{t} to {self.digits} decimals"}
+        return {
+            **super().fields(),
+            "target": t,
+            "digits": str(self.digits),
+            "threshold": f"{t} to {self.digits} decimals",
+        }
 
 
 @dataclass(frozen=True)

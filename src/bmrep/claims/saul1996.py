@@ -46,8 +46,10 @@ def fig2_value(r: Results, quantity: str) -> Estimate:
 def fig5_networks(r: Results) -> dict[str, np.ndarray]:
     """Figure 5's per-network arrays over all shards."""
     parts = r["fig5_networks"]
-    return {k: np.concatenate([p[k] for p in parts]) for k in ("mf_relative_error", "uniform_relative_error",
-                                                                  "bound", "exact")}
+    return {
+        k: np.concatenate([p[k] for p in parts])
+        for k in ("mf_relative_error", "uniform_relative_error", "bound", "exact")
+    }
 
 
 def mf_mean_error(r: Results) -> Estimate:
@@ -78,16 +80,20 @@ def bound_gap(r: Results) -> Estimate:
 def table2_errors(r: Results, dataset: str) -> dict[str, np.ndarray]:
     """Error rates in % per algorithm over the dataset's splits (one row per split and algorithm)."""
     t2 = r[f"table2_{dataset}"]
-    return {name: 100.0 * t2.loc[t2["algorithm"] == name, "error_rate"].to_numpy(float)
-            for name in ("mean field", "nearest neighbour")}
+    return {
+        name: 100.0 * t2.loc[t2["algorithm"] == name, "error_rate"].to_numpy(float)
+        for name in ("mean field", "nearest neighbour")
+    }
 
 
 def splits_details(r: Results, dataset: str, n: int) -> str:
     """Repeats behind a table claim, and Table 3's score shown beside the paper's (not claimed)."""
     t3 = r[f"table3_{dataset}"]
     score = float(t3.loc[t3["digit"].astype(str) == "all", "score"].mean())
-    return (f"dataset {dataset}, {n} split(s); normalised test score (Table 3, not claimed): "
-            f"ours {score:.3f}, paper {PAPER_TABLE3_ALL} on the paper's USPS set")
+    return (
+        f"dataset {dataset}, {n} split(s); normalised test score (Table 3, not claimed): "
+        f"ours {score:.3f}, paper {PAPER_TABLE3_ALL} on the paper's USPS set"
+    )
 
 
 def mf_minus_nn(r: Results, dataset: str) -> Estimate:

@@ -162,7 +162,9 @@ def render_report_front(summary: pd.DataFrame, profile: str, titles: dict[str, s
             tds = "".join(f"<td>{_html(c)}</td>" for c in cells)
             verdict = f'<td class="verdict" style="background:{bg};color:{fg}">{_html(r["verdict"])}</td>'
             rows.append(f"<tr>{tds}{verdict}<td>{_html(_needed(r))}</td></tr>")
-    head = "".join(f"<th>{h}</th>" for h in ("claim", "statement", "paper", "estimate", "threshold", "verdict", "needed repeats"))
+    head = "".join(
+        f"<th>{h}</th>" for h in ("claim", "statement", "paper", "estimate", "threshold", "verdict", "needed repeats")
+    )
     table = f'<table id="verdicts" border="1" cellpadding="4"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     lines = [f"Replication verdicts, profile {profile}", "=" * 60, ""]
     lines += [paper_line(p, summary[summary["paper"] == p]) for p in papers]

@@ -65,7 +65,9 @@ def kld_final(r: Results, metric: str) -> pd.DataFrame:
     """Final-epoch ``metric`` of Figs. 2/3 at R = 5, per experiment and s."""
     table = r["kld_final"]
     if KLD_R not in set(table["R"]):
-        raise NotRun(f"R = {KLD_R} (the paper's panel b) is not among the configured R values {sorted(set(table['R']))}")
+        raise NotRun(
+            f"R = {KLD_R} (the paper's panel b) is not among the configured R values {sorted(set(table['R']))}"
+        )
     return final_by_s(table, metric, R=KLD_R)
 
 
@@ -111,7 +113,9 @@ def _w_star(s: float):
                 f"our |w*_s| = {w:.{W_STAR_DIGITS + 2}f} at beta = {beta:g}, |H| = {n_hidden}; "
                 f"the paper's value is for beta = {PAPER_TOY['beta']:g}, |H| = {PAPER_TOY['n_hidden']}"
             )
-        return Estimate(w, details=f"|w*_s| = {w:.{W_STAR_DIGITS + 2}f}, root of alpha_s(w) = beta (maximiser of eq. 21)")
+        return Estimate(
+            w, details=f"|w*_s| = {w:.{W_STAR_DIGITS + 2}f}, root of alpha_s(w) = beta (maximiser of eq. 21)"
+        )
 
     return estimate
 

@@ -3,4 +3,4 @@
 See ``CONTRIBUTING.md`` ("Datasets") for the files the workflow builds.
 """
 
-from .sources import DataError, RAW_FILES, fetch, resolve_mirror  # noqa: F401
+from .sources import RAW_FILES, DataError, fetch, resolve_mirror  # noqa: F401

@@ -50,8 +50,9 @@ effective sample size is small (reported as ``ess``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -116,7 +117,9 @@ class AISRun:
     state: Any = field(default=None, repr=False)
     partial_log_z: np.ndarray | None = field(default=None, repr=False)  # (K+1,) log Z_k estimates at every beta_k
     betas: np.ndarray | None = field(default=None, repr=False)  # (K+1,) the ladder used
-    step_sd: np.ndarray | None = field(default=None, repr=False)  # (K,) sd over runs of each step's log-weight increment
+    step_sd: np.ndarray | None = field(
+        default=None, repr=False
+    )  # (K,) sd over runs of each step's log-weight increment
 
     def result(self, method: str = "AIS", budget: float | None = None) -> EstimateResult:
         return EstimateResult(
@@ -228,8 +231,9 @@ def ais_log_weights(
     state = init_sample(int(n_runs), rng)
     partial = [] if record_partial else None
     sds: list = []
-    acc, state = anneal(betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, partial=partial,
-                        step_sd=sds)
+    acc, state = anneal(
+        betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, partial=partial, step_sd=sds
+    )
     log_w = acc + float(log_z_base)
     partial_log_z = None
     if record_partial:

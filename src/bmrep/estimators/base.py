@@ -65,7 +65,7 @@ def data_marginal_base_bias(X: np.ndarray, pseudo_count: float = 1.0) -> np.ndar
 
 
 def base_log_partition(base_bias, n_hidden: int = 0) -> float:
-    """log Z at beta = 0 of the tempered family: a product of Bernoullis times ``n_hidden`` uniform units.
+    """Log Z at beta = 0 of the tempered family: a product of Bernoullis times ``n_hidden`` uniform units.
 
     ``sum_i softplus(a_i) + n_hidden log 2``. ``base_bias`` is the logits
     ``a`` of one layer (an RBM's visible units, eq. 2 of Carlson et al. 2016)

@@ -53,13 +53,23 @@ class DBMAnnealingState:
 
     def log_f_pair(self, beta_a: float, beta_b: float):
         c = self.chains
-        return (tempered_log_f(self.dbm, c.v, c.h2, beta_a, self.base_bias, self.field_h1),
-                tempered_log_f(self.dbm, c.v, c.h2, beta_b, self.base_bias, self.field_h1))
+        return (
+            tempered_log_f(self.dbm, c.v, c.h2, beta_a, self.base_bias, self.field_h1),
+            tempered_log_f(self.dbm, c.v, c.h2, beta_b, self.base_bias, self.field_h1),
+        )
 
-    def sweep(self, beta: float) -> "DBMAnnealingState":
+    def sweep(self, beta: float) -> DBMAnnealingState:
         betas = np.full(self.chains.n_chains, beta, dtype=self.dbm.dtype)
-        gibbs_sweep(self.dbm, self.chains, self.streams, betas=betas, base_bias=self.base_bias,
-                    operator=self.operator, n_threads=self.n_threads, field_h1=self.field_h1)
+        gibbs_sweep(
+            self.dbm,
+            self.chains,
+            self.streams,
+            betas=betas,
+            base_bias=self.base_bias,
+            operator=self.operator,
+            n_threads=self.n_threads,
+            field_h1=self.field_h1,
+        )
         self._field = None
         return self
 
@@ -67,7 +77,8 @@ class DBMAnnealingState:
 class DBMAnnealingStateH1(DBMAnnealingState):
     """AIS chains whose annealed state is h1 alone (v and h2 summed out), with the
     cached fields ``h1 W1^T + b`` and ``h1 W2 + c2``: one step samples v, h2 | h1
-    with those fields, then h1 | v, h2."""
+    with those fields, then h1 | v, h2.
+    """
 
     @property
     def fields_given_h1(self):
@@ -79,10 +90,12 @@ class DBMAnnealingStateH1(DBMAnnealingState):
     def log_f_pair(self, beta_a: float, beta_b: float):
         fv, f2 = self.fields_given_h1
         h1 = self.chains.h1
-        return (tempered_log_f_h1(self.dbm, h1, beta_a, self.base_bias, fv, f2),
-                tempered_log_f_h1(self.dbm, h1, beta_b, self.base_bias, fv, f2))
+        return (
+            tempered_log_f_h1(self.dbm, h1, beta_a, self.base_bias, fv, f2),
+            tempered_log_f_h1(self.dbm, h1, beta_b, self.base_bias, fv, f2),
+        )
 
-    def sweep(self, beta: float) -> "DBMAnnealingStateH1":
+    def sweep(self, beta: float) -> DBMAnnealingStateH1:
         c, d = self.chains, self.dbm
         betas = np.full(c.n_chains, beta, dtype=d.dtype)
         fv, f2 = self.fields_given_h1
@@ -95,8 +108,9 @@ class DBMAnnealingStateH1(DBMAnnealingState):
         return self
 
 
-def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1,
-                        state: str = "v_h2"):
+def dbm_annealing_model(
+    dbm: DBM, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1, state: str = "v_h2"
+):
     """The tempered DBM family as ``(init_sample, transition, log_f_pair, log_z_base)``
     for :func:`bmrep.estimators.ais.ais_log_weights`
     (through :func:`bmrep.estimators.ais.ais_log_partition`).
@@ -126,7 +140,9 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
         ch = DBMChains(np.zeros((n, D), dtype), np.zeros((n, F1), dtype), np.zeros((n, F2), dtype))
         zeros = np.zeros(n, dtype=dtype)
         for x, base in zip((ch.v, ch.h1, ch.h2), bases):  # a layer update at beta = 0 draws sigmoid(base) exactly
-            op.update_layer(x, np.zeros_like(x), streams, betas=zeros, base_field=base.astype(dtype), n_threads=n_threads)
+            op.update_layer(
+                x, np.zeros_like(x), streams, betas=zeros, base_field=base.astype(dtype), n_threads=n_threads
+            )
         return state_cls(model, ch, streams, bases, op, n_threads)
 
     def transition(state, beta):
@@ -140,7 +156,8 @@ def dbm_annealing_model(dbm: DBM, base_bias=None, *, operator=None, dtype=np.flo
 
 def data_base_bias(X, eps: float = 0.02) -> np.ndarray:
     """Logits of the training data's pixel means (clipped to [eps, 1-eps]): the AIS base
-    distribution of Salakhutdinov & Murray (2008)."""
+    distribution of Salakhutdinov & Murray (2008).
+    """
     p = np.clip(np.asarray(X, dtype=np.float64).mean(axis=0), eps, 1.0 - eps)
     return np.log(p) - np.log1p(-p)
 

@@ -69,7 +69,9 @@ def adaptive_betas(pilot_betas: np.ndarray, step_sd: np.ndarray, n_betas: int, u
     pilot_betas = check_betas(pilot_betas)
     step_sd = np.asarray(step_sd, dtype=np.float64)
     if step_sd.shape != (pilot_betas.size - 1,):
-        raise ValueError(f"step_sd must have one entry per pilot step ({pilot_betas.size - 1}), got shape {step_sd.shape}")
+        raise ValueError(
+            f"step_sd must have one entry per pilot step ({pilot_betas.size - 1}), got shape {step_sd.shape}"
+        )
     if not np.all(np.isfinite(step_sd)) or np.any(step_sd < 0):
         raise ValueError("step_sd must be finite and non-negative")
     if not 0.0 < uniform_mix <= 1.0:
@@ -89,7 +91,8 @@ def adaptive_betas(pilot_betas: np.ndarray, step_sd: np.ndarray, n_betas: int, u
 
 def check_betas(betas: np.ndarray, increasing: bool = True) -> np.ndarray:
     """``betas`` as a float64 1-d array of at least 2 values in [0, 1], strictly monotone
-    (increasing for AIS, decreasing for reverse annealing), else a ValueError."""
+    (increasing for AIS, decreasing for reverse annealing), else a ValueError.
+    """
     betas = np.asarray(betas, dtype=np.float64)
     if betas.ndim != 1 or betas.size < 2:
         raise ValueError("betas must be a 1-d array of at least 2 inverse temperatures")

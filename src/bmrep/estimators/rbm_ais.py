@@ -100,7 +100,7 @@ class RBMAnnealingState:
         self._field = None
         self._terms = None
 
-    def sweep(self, beta: float) -> "RBMAnnealingState":
+    def sweep(self, beta: float) -> RBMAnnealingState:
         """One sweep at ``beta``: h | v then v | h, through the core's compiled layer update."""
         n = self.v.shape[0]
         betas = np.full(n, beta, dtype=self.v.dtype)
@@ -113,7 +113,7 @@ class RBMAnnealingState:
         self._terms = None
         return self
 
-    def sweep_visible_first(self, beta: float) -> "RBMAnnealingState":
+    def sweep_visible_first(self, beta: float) -> RBMAnnealingState:
         """The reversal of :meth:`sweep`: v | h then h | v (used by RAISE)."""
         n = self.v.shape[0]
         betas = np.full(n, beta, dtype=self.v.dtype)
@@ -145,7 +145,9 @@ def rbm_annealing_model(rbm, base_bias=None, *, operator=None, dtype=np.float64,
         v = np.zeros((n, model.n_visible), dtype=dtype)
         h = np.zeros((n, model.n_hidden), dtype=dtype)
         zeros = np.zeros(n, dtype=dtype)
-        operator.update_layer(v, np.zeros_like(v), streams, betas=zeros, base_field=base_bias.astype(dtype), n_threads=n_threads)
+        operator.update_layer(
+            v, np.zeros_like(v), streams, betas=zeros, base_field=base_bias.astype(dtype), n_threads=n_threads
+        )
         operator.update_layer(h, np.zeros_like(h), streams, betas=zeros, n_threads=n_threads)
         return RBMAnnealingState(model, v, h, streams, base_bias.astype(dtype), operator, n_threads)
 

@@ -27,7 +27,8 @@ h | v"), and ``log_f`` is the same tempered family.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -89,7 +90,9 @@ def raise_estimate(A: np.ndarray, point_index: np.ndarray | None = None, n_betas
         point_index = np.asarray(point_index)
         per_point = np.array([-log_mean_exp(-A[point_index == p]) for p in np.unique(point_index)])
     se = float(np.std(per_point, ddof=1) / np.sqrt(per_point.size)) if per_point.size > 1 else float("nan")
-    return EstimateResult(float(np.mean(per_point)), se, "RAISE", float(max(n_betas - 1, 0)), {"n_points": int(per_point.size)})
+    return EstimateResult(
+        float(np.mean(per_point)), se, "RAISE", float(max(n_betas - 1, 0)), {"n_points": int(per_point.size)}
+    )
 
 
 def raise_log_partition(
@@ -113,7 +116,9 @@ def raise_log_partition(
         raise ValueError(f"V must have shape (n, {rbm.n_visible})")
     if len(streams) != V.shape[0]:
         raise ValueError(f"need one stream per data point: {len(streams)} streams for {V.shape[0]} points")
-    init_sample, _, log_f_pair, log_z0 = rbm_annealing_model(rbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads)
+    init_sample, _, log_f_pair, log_z0 = rbm_annealing_model(
+        rbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads
+    )
     state = init_sample(V.shape[0], streams)  # allocates arrays and the model cast; v is overwritten below
     state.set_visible(V)
     ones = np.ones(V.shape[0], dtype=state.v.dtype)

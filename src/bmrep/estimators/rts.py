@@ -27,8 +27,8 @@ The standard error follows eq. 16 (delta method), with the covariance of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 from scipy.special import logsumexp
@@ -184,8 +184,18 @@ def run_simulated_tempering(
     """
     if stats is None:
         stats = TemperingStats(np.asarray(betas).size, np.asarray(k).size)
-    k, rec = run_tempering_sweeps(state, k, step=step, betas=betas, log_prior=log_prior, log_zhat=log_zhat,
-                                  n_sweeps=n_sweeps, rng=rng, observe=stats.add, record=record)
+    k, rec = run_tempering_sweeps(
+        state,
+        k,
+        step=step,
+        betas=betas,
+        log_prior=log_prior,
+        log_zhat=log_zhat,
+        n_sweeps=n_sweeps,
+        rng=rng,
+        observe=stats.add,
+        record=record,
+    )
     return stats, k, rec
 
 

@@ -17,7 +17,7 @@ hidden samples are passed to :func:`rbm_gradient`.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

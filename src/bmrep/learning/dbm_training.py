@@ -28,8 +28,8 @@ contrastive divergence. ICML.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -43,10 +43,23 @@ from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, unifor
 
 
 # -- greedy pretraining -------------------------------------------------------
-def train_doubled_rbm(data: np.ndarray, n_hidden: int, *, up_scale: float, down_scale: float, n_epochs: int,
-                      batch_size: int, lr: float, momentum: float, weight_decay: float,
-                      rng: np.random.Generator, streams, dtype=np.float32, init_scale: float = 0.01,
-                      log: Callable | None = None):
+def train_doubled_rbm(
+    data: np.ndarray,
+    n_hidden: int,
+    *,
+    up_scale: float,
+    down_scale: float,
+    n_epochs: int,
+    batch_size: int,
+    lr: float,
+    momentum: float,
+    weight_decay: float,
+    rng: np.random.Generator,
+    streams,
+    dtype=np.float32,
+    init_scale: float = 0.01,
+    log: Callable | None = None,
+):
     """CD-1 for an RBM with scaled bottom-up / top-down input (the doubling trick).
 
     ``P(h | v) = sigmoid(up_scale * v W + c)``, ``P(v | h) = sigmoid(down_scale * h W^T + b)``;
@@ -64,7 +77,11 @@ def train_doubled_rbm(data: np.ndarray, n_hidden: int, *, up_scale: float, down_
         raise ValueError(f"batch_size {batch_size} exceeds the {n} training cases")
     if len(streams) != batch_size:
         raise ValueError(f"need one stream per minibatch row: {len(streams)} != {batch_size}")
-    p = {"W": rng.normal(0.0, init_scale, (D, n_hidden)).astype(dtype), "b": np.zeros(D, dtype), "c": np.zeros(n_hidden, dtype)}
+    p = {
+        "W": rng.normal(0.0, init_scale, (D, n_hidden)).astype(dtype),
+        "b": np.zeros(D, dtype),
+        "c": np.zeros(n_hidden, dtype),
+    }
     opt = SGD(lr, momentum=momentum, decay=weight_decay, decay_keys=["W"])
     op = Gibbs()
     n_batches = n // batch_size
@@ -72,7 +89,7 @@ def train_doubled_rbm(data: np.ndarray, n_hidden: int, *, up_scale: float, down_
     for epoch in range(n_epochs):
         order = rng.permutation(n)
         for bi in range(n_batches):
-            v0 = X[order[bi * batch_size:(bi + 1) * batch_size]]
+            v0 = X[order[bi * batch_size : (bi + 1) * batch_size]]
             f0 = up_scale * (v0 @ p["W"]) + p["c"]
             ph0 = sigmoid(f0).astype(dtype)
             op.update_layer(h, f0, streams)
@@ -81,25 +98,75 @@ def train_doubled_rbm(data: np.ndarray, n_hidden: int, *, up_scale: float, down_
             g = {"W": (v0.T @ ph0 - pv1.T @ ph1) / batch_size, "b": (v0 - pv1).mean(0), "c": (ph0 - ph1).mean(0)}
             opt.step(p, g)
         if log is not None:
-            log(epoch + 1, float(np.mean((X[order[:1000]] - sigmoid(down_scale * (sigmoid(up_scale * (X[order[:1000]] @ p["W"]) + p["c"]) @ p["W"].T) + p["b"])) ** 2)))
+            log(
+                epoch + 1,
+                float(
+                    np.mean(
+                        (
+                            X[order[:1000]]
+                            - sigmoid(
+                                down_scale * (sigmoid(up_scale * (X[order[:1000]] @ p["W"]) + p["c"]) @ p["W"].T)
+                                + p["b"]
+                            )
+                        )
+                        ** 2
+                    )
+                ),
+            )
     return p
 
 
-def pretrain_dbm(X: np.ndarray, n_hidden1: int, n_hidden2: int, *, n_epochs: int, batch_size: int, lr: float,
-                 momentum: float, weight_decay: float, rng: np.random.Generator, streams, dtype=np.float32,
-                 log: Callable | None = None) -> DBM:
+def pretrain_dbm(
+    X: np.ndarray,
+    n_hidden1: int,
+    n_hidden2: int,
+    *,
+    n_epochs: int,
+    batch_size: int,
+    lr: float,
+    momentum: float,
+    weight_decay: float,
+    rng: np.random.Generator,
+    streams,
+    dtype=np.float32,
+    log: Callable | None = None,
+) -> DBM:
     """Greedy layer-wise pretraining of a 2-layer DBM (Salakhutdinov & Hinton 2009).
 
     See the module docstring for the doubling trick and the composition rule.
     ``streams`` (one per minibatch row) is used for both RBMs.
     """
-    r1 = train_doubled_rbm(X, n_hidden1, up_scale=2.0, down_scale=1.0, n_epochs=n_epochs, batch_size=batch_size,
-                           lr=lr, momentum=momentum, weight_decay=weight_decay, rng=rng, streams=streams,
-                           dtype=dtype, log=None if log is None else (lambda e, r: log("rbm1", e, r)))
+    r1 = train_doubled_rbm(
+        X,
+        n_hidden1,
+        up_scale=2.0,
+        down_scale=1.0,
+        n_epochs=n_epochs,
+        batch_size=batch_size,
+        lr=lr,
+        momentum=momentum,
+        weight_decay=weight_decay,
+        rng=rng,
+        streams=streams,
+        dtype=dtype,
+        log=None if log is None else (lambda e, r: log("rbm1", e, r)),
+    )
     H1 = sigmoid(2.0 * (np.asarray(X, dtype) @ r1["W"]) + r1["c"]).astype(dtype)
-    r2 = train_doubled_rbm(H1, n_hidden2, up_scale=1.0, down_scale=2.0, n_epochs=n_epochs, batch_size=batch_size,
-                           lr=lr, momentum=momentum, weight_decay=weight_decay, rng=rng, streams=streams,
-                           dtype=dtype, log=None if log is None else (lambda e, r: log("rbm2", e, r)))
+    r2 = train_doubled_rbm(
+        H1,
+        n_hidden2,
+        up_scale=1.0,
+        down_scale=2.0,
+        n_epochs=n_epochs,
+        batch_size=batch_size,
+        lr=lr,
+        momentum=momentum,
+        weight_decay=weight_decay,
+        rng=rng,
+        streams=streams,
+        dtype=dtype,
+        log=None if log is None else (lambda e, r: log("rbm2", e, r)),
+    )
     return DBM(r1["W"], r2["W"], r1["b"], 0.5 * (r1["c"] + r2["b"]), r2["c"]).astype(dtype)
 
 
@@ -146,7 +213,8 @@ class FastWeightChains(GibbsChains):
     """FPCD (Tieleman & Hinton 2009; Salakhutdinov 2010, section 3): particles
     move under ``theta + theta_fast``; after each update the fast weights take
     ``fast <- fast_decay * fast + fast_lr * grad`` (a large fixed rate and a
-    strong decay)."""
+    strong decay).
+    """
 
     name = "FPCD"
 
@@ -173,12 +241,14 @@ class FastWeightChains(GibbsChains):
 class TemperedTransitionChains(GibbsChains):
     """Trans-SAP (Salakhutdinov 2010 NIPS): persistent particles moved by tempered
     transitions (Neal 1996) over ``n_levels`` inverse temperatures uniform in
-    [beta_min, 1], every ``every`` updates (plain Gibbs sweeps in between)."""
+    [beta_min, 1], every ``every`` updates (plain Gibbs sweeps in between).
+    """
 
     name = "Trans-SAP"
 
-    def __init__(self, dbm, n_chains, streams, rng, n_sweeps=1, n_levels: int = 20, beta_min: float = 0.9,
-                 every: int = 1):
+    def __init__(
+        self, dbm, n_chains, streams, rng, n_sweeps=1, n_levels: int = 20, beta_min: float = 0.9, every: int = 1
+    ):
         super().__init__(dbm, n_chains, streams, rng, n_sweeps)
         self.ladder = uniform_ladder(n_levels, beta_min)
         self.every = max(int(every), 1)
@@ -219,8 +289,21 @@ class CoupledAdaptiveTempering:
 
     name = "CAST"
 
-    def __init__(self, dbm, n_slow: int, n_fast: int, streams, rng, *, n_betas: int = 20, beta_min: float = 0.9,
-                 gamma: float = 10.0, gamma_t0: float | None = None, swap_every: int = 50, track_chain: int = 0):
+    def __init__(
+        self,
+        dbm,
+        n_slow: int,
+        n_fast: int,
+        streams,
+        rng,
+        *,
+        n_betas: int = 20,
+        beta_min: float = 0.9,
+        gamma: float = 10.0,
+        gamma_t0: float | None = None,
+        swap_every: int = 50,
+        track_chain: int = 0,
+    ):
         n = n_slow + n_fast
         if len(streams) != n:
             raise ValueError(f"need one stream per chain: {len(streams)} != {n_slow} + {n_fast}")
@@ -229,8 +312,11 @@ class CoupledAdaptiveTempering:
         self.streams = streams
         fast_idx = range(self.n_slow, n)
         self.tempering = AdaptiveTempering.create(
-            uniform_betas(n_betas, beta_min), self.n_fast, gamma_schedule(gamma, gamma_t0),
-            [streams.generator(i) for i in fast_idx])
+            uniform_betas(n_betas, beta_min),
+            self.n_fast,
+            gamma_schedule(gamma, gamma_t0),
+            [streams.generator(i) for i in fast_idx],
+        )
         self.last_beta1 = self.chains.take(slice(self.n_slow, n))
         self.swap_every = int(swap_every)
         self.n_swaps = 0
@@ -263,8 +349,10 @@ class CoupledAdaptiveTempering:
         pass
 
     def diagnostics(self):
-        return {"st_acceptance": float(self.tempering.n_accepted.mean() / max(self.tempering.t, 1)),
-                "swaps": self.n_swaps}
+        return {
+            "st_acceptance": float(self.tempering.n_accepted.mean() / max(self.tempering.t, 1)),
+            "swaps": self.n_swaps,
+        }
 
 
 # -- the stochastic-approximation loop ----------------------------------------
@@ -277,10 +365,21 @@ class TrainingHistory:
     n_updates: int = 0
 
 
-def train_dbm(dbm: DBM, X: np.ndarray, sampler, *, n_updates: int, batch_size: int = 100, n_mean_field: int = 5,
-              lr: float | Callable[[int], float] = inverse_time(10.0, 2000.0), weight_decay: float = 0.0,
-              rng: np.random.Generator, callback: Callable | None = None, callback_every: int = 1000,
-              start_update: int = 0) -> TrainingHistory:
+def train_dbm(
+    dbm: DBM,
+    X: np.ndarray,
+    sampler,
+    *,
+    n_updates: int,
+    batch_size: int = 100,
+    n_mean_field: int = 5,
+    lr: float | Callable[[int], float] = inverse_time(10.0, 2000.0),
+    weight_decay: float = 0.0,
+    rng: np.random.Generator,
+    callback: Callable | None = None,
+    callback_every: int = 1000,
+    start_update: int = 0,
+) -> TrainingHistory:
     """Stochastic approximation (SAP, section 2.2) with mean-field data statistics (section 2.1).
 
     For t = 1..n_updates: take the next minibatch (reshuffled every epoch),
@@ -308,7 +407,7 @@ def train_dbm(dbm: DBM, X: np.ndarray, sampler, *, n_updates: int, batch_size: i
         bi = t % n_batches
         if bi == 0 and t > 0:
             order = rng.permutation(n)
-        V = X[order[bi * batch_size:(bi + 1) * batch_size]]
+        V = X[order[bi * batch_size : (bi + 1) * batch_size]]
         mu1, mu2 = mean_field(dbm, V, n_iter=n_mean_field)
         sampler.step(dbm, t)
         grads = _gradient(dbm, V, mu1, mu2, sampler.model_chains())
@@ -325,24 +424,50 @@ def train_dbm(dbm: DBM, X: np.ndarray, sampler, *, n_updates: int, batch_size: i
     return hist
 
 
-def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *, n_chains: int = 100,
-                 fast_lr: float = 0.005, fast_decay: float = 0.95, tt_levels: int = 20, tt_beta_min: float = 0.9,
-                 tt_every: int = 1, n_betas: int = 20, beta_min: float = 0.9, gamma: float = 10.0,
-                 gamma_t0: float | None = None, swap_every: int = 50):
+def make_sampler(
+    algorithm: str,
+    dbm: DBM,
+    streams,
+    rng: np.random.Generator,
+    *,
+    n_chains: int = 100,
+    fast_lr: float = 0.005,
+    fast_decay: float = 0.95,
+    tt_levels: int = 20,
+    tt_beta_min: float = 0.9,
+    tt_every: int = 1,
+    n_betas: int = 20,
+    beta_min: float = 0.9,
+    gamma: float = 10.0,
+    gamma_t0: float | None = None,
+    swap_every: int = 50,
+):
     """The sampler of ``algorithm`` in {"SAP", "FPCD", "Trans-SAP", "CAST"} with ``n_chains``
-    particles in all (CAST: half slow, half fast)."""
+    particles in all (CAST: half slow, half fast).
+    """
     if algorithm == "SAP":
         return GibbsChains(dbm, n_chains, streams, rng)
     if algorithm == "FPCD":
         return FastWeightChains(dbm, n_chains, streams, rng, fast_lr=fast_lr, fast_decay=fast_decay)
     if algorithm == "Trans-SAP":
-        return TemperedTransitionChains(dbm, n_chains, streams, rng, n_levels=tt_levels, beta_min=tt_beta_min,
-                                        every=tt_every)
+        return TemperedTransitionChains(
+            dbm, n_chains, streams, rng, n_levels=tt_levels, beta_min=tt_beta_min, every=tt_every
+        )
     if algorithm == "CAST":
         if n_chains % 2:
             raise ValueError(f"CAST splits n_chains into slow and fast halves; got odd n_chains={n_chains}")
-        return CoupledAdaptiveTempering(dbm, n_chains // 2, n_chains // 2, streams, rng, n_betas=n_betas,
-                                        beta_min=beta_min, gamma=gamma, gamma_t0=gamma_t0, swap_every=swap_every)
+        return CoupledAdaptiveTempering(
+            dbm,
+            n_chains // 2,
+            n_chains // 2,
+            streams,
+            rng,
+            n_betas=n_betas,
+            beta_min=beta_min,
+            gamma=gamma,
+            gamma_t0=gamma_t0,
+            swap_every=swap_every,
+        )
     raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected SAP, FPCD, Trans-SAP or CAST")
 
 

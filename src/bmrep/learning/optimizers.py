@@ -12,7 +12,7 @@ ICLR. Algorithm 1 (Adam) and section 7.1 (AdaMax).
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 

@@ -72,6 +72,7 @@ def gaussian_softplus_expectation(mean: float = 0.0, std: float = 1.0) -> float:
 
 def minimise_softplus_bound(mean_z: float, cgf) -> tuple[float, float]:
     """The tightest bound of eq. (20): ``(xi*, bound(xi*))`` with xi* in [0, 1] (convex 1-D problem)."""
-    res = optimize.minimize_scalar(lambda x: float(softplus_bound(x, mean_z, cgf)), bounds=(0.0, 1.0),
-                                   method="bounded", options={"xatol": 1e-12})
+    res = optimize.minimize_scalar(
+        lambda x: float(softplus_bound(x, mean_z, cgf)), bounds=(0.0, 1.0), method="bounded", options={"xatol": 1e-12}
+    )
     return float(res.x), float(res.fun)

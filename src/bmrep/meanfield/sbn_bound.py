@@ -161,10 +161,25 @@ def solve_bound(
     trace = np.full((P, int(trace_len)), np.nan) if trace_len else np.empty((0, 0))
     gw = np.empty((P, net.n_edges)) if gradients else np.empty((0, net.n_edges))
     gh = np.empty((P, n)) if gradients else np.empty((0, n))
-    _sbn.solve_patterns(*_structure(net), net.weights, net.biases, vis, mu, xi, L, iters, trace, gw, gh,
-                        float(tol), int(max_iter), int(n_threads))
-    return BoundSolution(L, mu, xi, iters, trace if trace_len else None,
-                         gw if gradients else None, gh if gradients else None)
+    _sbn.solve_patterns(
+        *_structure(net),
+        net.weights,
+        net.biases,
+        vis,
+        mu,
+        xi,
+        L,
+        iters,
+        trace,
+        gw,
+        gh,
+        float(tol),
+        int(max_iter),
+        int(n_threads),
+    )
+    return BoundSolution(
+        L, mu, xi, iters, trace if trace_len else None, gw if gradients else None, gh if gradients else None
+    )
 
 
 def bound_at(net: SigmoidBeliefNetwork, mu, xi, visible, gradients: bool = False):
@@ -245,8 +260,16 @@ def _xi_step_numpy(J, h, mu, xi, has_parents):
     return x
 
 
-def solve_bound_numpy(net: SigmoidBeliefNetwork, values, visible, *, tol: float = 1e-10, max_iter: int = 1000,
-                      mu_init: float = 0.5, xi_init: float = 0.5) -> BoundSolution:
+def solve_bound_numpy(
+    net: SigmoidBeliefNetwork,
+    values,
+    visible,
+    *,
+    tol: float = 1e-10,
+    max_iter: int = 1000,
+    mu_init: float = 0.5,
+    xi_init: float = 0.5,
+) -> BoundSolution:
     """The iteration of :func:`solve_bound` written in plain numpy, vectorised over patterns.
 
     Same steps in the same order (xi step for every unit, then one asynchronous
@@ -333,8 +356,20 @@ def train_meanfield(
         X = np.ascontiguousarray(full[order])
         L = np.empty(len(X))
         iters = np.empty(len(X), dtype=np.int32)
-        _sbn.sgd_sweep(*struct, w, h, vis, X, float(learning_rate), float(mu_init), float(xi_init),
-                       float(tol), int(max_iter), L, iters)
+        _sbn.sgd_sweep(
+            *struct,
+            w,
+            h,
+            vis,
+            X,
+            float(learning_rate),
+            float(mu_init),
+            float(xi_init),
+            float(tol),
+            int(max_iter),
+            L,
+            iters,
+        )
         if not (np.all(np.isfinite(w)) and np.all(np.isfinite(h))):
             raise FloatingPointError("training diverged: non-finite weights")
         mean_bound.append(float(L.mean()))

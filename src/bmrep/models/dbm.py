@@ -86,7 +86,9 @@ class DBM:
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def random(cls, n_visible: int, n_hidden1: int, n_hidden2: int, rng: np.random.Generator, scale: float = 0.01) -> "DBM":
+    def random(
+        cls, n_visible: int, n_hidden1: int, n_hidden2: int, rng: np.random.Generator, scale: float = 0.01
+    ) -> DBM:
         """Weights N(0, scale^2), zero biases."""
         return cls(
             rng.normal(0.0, scale, (n_visible, n_hidden1)),
@@ -97,17 +99,17 @@ class DBM:
         )
 
     @classmethod
-    def from_params(cls, params: dict) -> "DBM":
+    def from_params(cls, params: dict) -> DBM:
         return cls(*(params[k] for k in ("W1", "W2", "b", "c1", "c2")))
 
     def params(self) -> dict:
         """The live parameter arrays (``W1, W2, b, c1, c2``)."""
         return {"W1": self.W1, "W2": self.W2, "b": self.b, "c1": self.c1, "c2": self.c2}
 
-    def copy(self) -> "DBM":
+    def copy(self) -> DBM:
         return DBM(*(a.copy() for a in self.params().values()))
 
-    def astype(self, dtype) -> "DBM":
+    def astype(self, dtype) -> DBM:
         return DBM(*(a.astype(dtype) for a in self.params().values()))
 
     @property
@@ -127,10 +129,13 @@ class DBM:
         dt = self.dtype
         v, h1, h2 = (np.asarray(x, dtype=dt) for x in (v, h1, h2))
         f64 = np.float64
-        return -(v.astype(f64) @ self.b.astype(f64) + h1.astype(f64) @ self.c1.astype(f64)
-                 + h2.astype(f64) @ self.c2.astype(f64)
-                 + np.einsum("...i,...i->...", v @ self.W1, h1, dtype=f64)
-                 + np.einsum("...i,...i->...", h1 @ self.W2, h2, dtype=f64))
+        return -(
+            v.astype(f64) @ self.b.astype(f64)
+            + h1.astype(f64) @ self.c1.astype(f64)
+            + h2.astype(f64) @ self.c2.astype(f64)
+            + np.einsum("...i,...i->...", v @ self.W1, h1, dtype=f64)
+            + np.einsum("...i,...i->...", h1 @ self.W2, h2, dtype=f64)
+        )
 
     def field_h1(self, v, h2) -> np.ndarray:
         """Pre-activation of h1 given (v, h2): ``v W1 + h2 W2^T + c1``."""
@@ -158,7 +163,9 @@ def base_logits(dbm: DBM, base_bias) -> tuple[np.ndarray, np.ndarray, np.ndarray
     layers), or a triple ``(a, a1, a2)`` whose entries may be None (zeros).
     """
     D, F1, F2 = dbm.shape
-    parts = (base_bias, None, None) if base_bias is None or not isinstance(base_bias, (tuple, list)) else tuple(base_bias)
+    parts = (
+        (base_bias, None, None) if base_bias is None or not isinstance(base_bias, (tuple, list)) else tuple(base_bias)
+    )
     if len(parts) != 3:
         raise ValueError("base_bias must be None, an array (D,) or a triple (a_v, a_h1, a_h2)")
     out = []
@@ -200,9 +207,11 @@ def tempered_log_f(dbm: DBM, v, h2, beta: float = 1.0, base_bias=None, field_h1=
     if field_h1 is None:
         field_h1 = v @ dbm.W1.astype(np.float64) + h2 @ dbm.W2.T.astype(np.float64) + dbm.c1
     field_h1 = np.asarray(field_h1, dtype=np.float64)
-    return (v @ (beta * dbm.b.astype(np.float64) + (1.0 - beta) * a)
-            + h2 @ (beta * dbm.c2.astype(np.float64) + (1.0 - beta) * a2)
-            + softplus(beta * field_h1 + (1.0 - beta) * a1).sum(axis=-1))
+    return (
+        v @ (beta * dbm.b.astype(np.float64) + (1.0 - beta) * a)
+        + h2 @ (beta * dbm.c2.astype(np.float64) + (1.0 - beta) * a2)
+        + softplus(beta * field_h1 + (1.0 - beta) * a1).sum(axis=-1)
+    )
 
 
 def tempered_log_f_h1(dbm: DBM, h1, beta: float = 1.0, base_bias=None, field_v=None, field_h2=None) -> np.ndarray:
@@ -221,12 +230,15 @@ def tempered_log_f_h1(dbm: DBM, h1, beta: float = 1.0, base_bias=None, field_v=N
         field_h2 = h1 @ dbm.W2.astype(np.float64) + dbm.c2
     fv = np.asarray(field_v, dtype=np.float64)
     f2 = np.asarray(field_h2, dtype=np.float64)
-    return (h1 @ (beta * dbm.c1.astype(np.float64) + (1.0 - beta) * a1)
-            + softplus(beta * fv + (1.0 - beta) * a).sum(axis=-1) + softplus(beta * f2 + (1.0 - beta) * a2).sum(axis=-1))
+    return (
+        h1 @ (beta * dbm.c1.astype(np.float64) + (1.0 - beta) * a1)
+        + softplus(beta * fv + (1.0 - beta) * a).sum(axis=-1)
+        + softplus(beta * f2 + (1.0 - beta) * a2).sum(axis=-1)
+    )
 
 
 def sample_base(dbm: DBM, n: int, rng: np.random.Generator, base_bias=None, dtype=None):
-    """n exact draws of (v, h1, h2) from the beta = 0 member of the family."""
+    """N exact draws of (v, h1, h2) from the beta = 0 member of the family."""
     D, F1, F2 = dbm.shape
     dtype = dbm.dtype if dtype is None else dtype
     a, a1, a2 = base_logits(dbm, base_bias)

@@ -42,7 +42,15 @@ class GaussianMixture:
     base_scale: float
 
     @classmethod
-    def two_components(cls, dim: int = 10, separation: float = 3.0, scale: float = 1.0, weight: float = 0.3, log_z: float = 5.0, base_scale: float = 5.0):
+    def two_components(
+        cls,
+        dim: int = 10,
+        separation: float = 3.0,
+        scale: float = 1.0,
+        weight: float = 0.3,
+        log_z: float = 5.0,
+        base_scale: float = 5.0,
+    ):
         """Two components at ``+-separation/2`` along every axis, mixing weight ``weight``, total ``log Z``."""
         mu = np.full(dim, separation / 2.0)
         means = np.stack([mu, -mu])

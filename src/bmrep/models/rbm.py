@@ -84,7 +84,7 @@ class RBM:
 
     # ------------------------------------------------------------------ build
     @classmethod
-    def random(cls, n_visible: int, n_hidden: int, rng: np.random.Generator, scale: float = 0.01) -> "RBM":
+    def random(cls, n_visible: int, n_hidden: int, rng: np.random.Generator, scale: float = 0.01) -> RBM:
         """Weights N(0, scale^2), zero biases (Brügge et al. 2013, sec. 4.2)."""
         if n_visible < 1 or n_hidden < 1:
             raise ValueError(f"need n_visible, n_hidden >= 1, got {n_visible}, {n_hidden}")
@@ -94,7 +94,7 @@ class RBM:
         return cls(W, np.zeros(n_visible), np.zeros(n_hidden))
 
     @classmethod
-    def from_params(cls, params: dict) -> "RBM":
+    def from_params(cls, params: dict) -> RBM:
         """Build from a dict with keys ``"W"``, ``"b"``, ``"c"`` (arrays are copied)."""
         missing = {"W", "b", "c"} - set(params)
         if missing:
@@ -105,10 +105,10 @@ class RBM:
         """The live parameter arrays ``{"W", "b", "c"}`` (not copies)."""
         return {"W": self.W, "b": self.b, "c": self.c}
 
-    def copy(self) -> "RBM":
+    def copy(self) -> RBM:
         return RBM(self.W.copy(), self.b.copy(), self.c.copy())
 
-    def astype(self, dtype) -> "RBM":
+    def astype(self, dtype) -> RBM:
         """The same model with arrays of ``dtype`` (float32 or float64); self if unchanged."""
         dt = np.dtype(dtype)
         if dt not in (np.float32, np.float64):

@@ -99,7 +99,7 @@ class SigmoidBeliefNetwork:
         J[self.edge_child, self.edge_parent] = self.weights
         return J
 
-    def with_parameters(self, weights: np.ndarray, biases: np.ndarray) -> "SigmoidBeliefNetwork":
+    def with_parameters(self, weights: np.ndarray, biases: np.ndarray) -> SigmoidBeliefNetwork:
         """The same graph with new edge weights and biases."""
         return SigmoidBeliefNetwork(self.n_units, self.edge_child, self.edge_parent, weights, biases, self.layers)
 
@@ -167,7 +167,9 @@ def layered_network(sizes, weights=None, biases=None) -> SigmoidBeliefNetwork:
     return SigmoidBeliefNetwork(sum(sizes), cat(child, np.int64), cat(parent, np.int64), cat(w, float), h, tuple(sizes))
 
 
-def random_layered_network(sizes, rng: np.random.Generator, low: float = -1.0, high: float = 1.0) -> SigmoidBeliefNetwork:
+def random_layered_network(
+    sizes, rng: np.random.Generator, low: float = -1.0, high: float = 1.0
+) -> SigmoidBeliefNetwork:
     """Layered network with every weight and bias ``U[low, high]`` (Fig. 5 uses U[-1, 1])."""
     net = layered_network(sizes)
     w = rng.uniform(low, high, size=net.n_edges)

@@ -16,8 +16,9 @@ def fig3_slem(fractions, path, caption_text: str) -> None:
     fig, ax = plt.subplots(figsize=(5, 3.2))
     for size, d in fractions.groupby("size"):
         d = d.sort_values("c")
-        ax.plot(d["c"], d["fraction_T_better"], marker="o", ms=3, label=f"{size}x{size}",
-                **SIZE_STYLE.get(int(size), {}))
+        ax.plot(
+            d["c"], d["fraction_T_better"], marker="o", ms=3, label=f"{size}x{size}", **SIZE_STYLE.get(int(size), {})
+        )
     ax.set_xlabel("c (weights U[-c, c])")
     ax.set_ylabel("fraction SLEM(T) < SLEM(G)")
     ax.set_ylim(-0.03, 1.03)
@@ -25,8 +26,9 @@ def fig3_slem(fractions, path, caption_text: str) -> None:
     finish(fig, path, caption_text)
 
 
-def fig3_learning(updates, curves_G, curves_T, path, caption_text: str, max_ll: float | None = None,
-                  title: str = "") -> None:
+def fig3_learning(
+    updates, curves_G, curves_T, path, caption_text: str, max_ll: float | None = None, title: str = ""
+) -> None:
     """Mean log-likelihood curves of G and T with their difference T - G in an inset (Fig. 3, bottom)."""
     use_style()
     fig, ax = plt.subplots(figsize=(5, 3.4))

@@ -12,7 +12,7 @@ __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_fig5"]
 
 
 def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6, 8)) -> None:
-    """log Zhat_k and log c_k per iteration, with (RB) and without (TS) Rao-Blackwellization."""
+    """Log Zhat_k and log c_k per iteration, with (RB) and without (TS) Rao-Blackwellization."""
     use_style()
     fig, axes = plt.subplots(2, 2, figsize=(9, 6), sharex=True)
     its = [i for i in iterations if i <= df["iteration"].max()]
@@ -51,7 +51,9 @@ def plot_fig2(rmse: pd.DataFrame, path, caption_text: str) -> None:
     """RMSE of log Z vs number of samples on the Gaussian mixture."""
     use_style()
     fig, ax = plt.subplots(figsize=(5.5, 4))
-    _rmse_panel(ax, rmse, "n_samples", ["RTS", "MBAR", "TI Riemann", "TI trap", "TI trap corrected", "TI-RB"], "RMSE of log Z")
+    _rmse_panel(
+        ax, rmse, "n_samples", ["RTS", "MBAR", "TI Riemann", "TI trap", "TI trap corrected", "TI-RB"], "RMSE of log Z"
+    )
     ax.set_xlabel("number of samples")
     finish(fig, path, caption_text)
 

@@ -8,8 +8,14 @@ import pandas as pd
 
 from .style import finish, use_style
 
-COLORS = {"Gibbs": "tab:blue", "FPCD": "tab:red", "Wang-Landau": "black", "SAP": "tab:blue",
-          "Trans-SAP": "tab:green", "CAST": "black"}
+COLORS = {
+    "Gibbs": "tab:blue",
+    "FPCD": "tab:red",
+    "Wang-Landau": "black",
+    "SAP": "tab:blue",
+    "Trans-SAP": "tab:green",
+    "CAST": "black",
+}
 
 
 def plot_fig2(traj: pd.DataFrame, path, caption_text: str) -> None:
@@ -18,8 +24,14 @@ def plot_fig2(traj: pd.DataFrame, path, caption_text: str) -> None:
     fig, ax = plt.subplots(figsize=(5.5, 3.0))
     offsets = {"Gibbs": -0.08, "FPCD": 0.08, "Wang-Landau": 0.0}
     for name in ("Gibbs", "FPCD", "Wang-Landau"):
-        ax.step(traj["update"], traj[name] + offsets[name], where="post", color=COLORS[name], label=name,
-                lw=1.2 if name != "Wang-Landau" else 1.0)
+        ax.step(
+            traj["update"],
+            traj[name] + offsets[name],
+            where="post",
+            color=COLORS[name],
+            label=name,
+            lw=1.2 if name != "Wang-Landau" else 1.0,
+        )
     ax.set_yticks([1, 2, 3, 4], ["X1", "X2", "X3", "X4"])
     ax.set_ylim(0.5, 4.5)
     ax.set_xlabel("Number of Gibbs updates")
@@ -35,8 +47,16 @@ def plot_bound_curves(curves: pd.DataFrame, path, caption_text: str) -> None:
     fig, ax = plt.subplots(figsize=(5.0, 3.4))
     for alg, df in curves.groupby("algorithm", sort=False):
         df = df.sort_values("update")
-        ax.errorbar(df["update"], df["train_bound"], yerr=df["log_z_stderr"], marker="o", ms=3, capsize=2,
-                    color=COLORS.get(alg), label=alg)
+        ax.errorbar(
+            df["update"],
+            df["train_bound"],
+            yerr=df["log_z_stderr"],
+            marker="o",
+            ms=3,
+            capsize=2,
+            color=COLORS.get(alg),
+            label=alg,
+        )
     ax.set_xlabel("Number of parameter updates")
     ax.set_ylabel("Lower bound on log-likelihood (nats)")
     ax.set_title("Training bound during learning (Fig. 4, right)")
@@ -50,7 +70,9 @@ def _grid(images: np.ndarray, side: int) -> np.ndarray:
     out = np.zeros((r * (side + 1) - 1, c * (side + 1) - 1))
     for i in range(r):
         for j in range(c):
-            out[i * (side + 1):i * (side + 1) + side, j * (side + 1):j * (side + 1) + side] = images[i, j].reshape(side, side)
+            out[i * (side + 1) : i * (side + 1) + side, j * (side + 1) : j * (side + 1) + side] = images[i, j].reshape(
+                side, side
+            )
     return out
 
 
@@ -84,7 +106,8 @@ def plot_temperature(k_trace: np.ndarray, n_betas: int, path, caption_text: str)
 def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1) -> None:
     """AIS against exact log Z on the enumerable DBM: where along beta the running estimate
     drifts (left), how the final error changes with the number of betas (middle) and, if the
-    check ran replicates, the spread of the claim's estimator at the claim's scale (right)."""
+    check ran replicates, the spread of the claim's estimator at the claim's scale (right).
+    """
     use_style()
     reps, pooled = exact.get("replicates") or [], exact.get("replicates_pooled")
     if reps:
@@ -93,8 +116,14 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1)
         fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9.0, 3.4))
     prof = pd.DataFrame(exact["beta_profile"])
     ax0.axhspan(-tol, tol, color="0.9", label=f"±{tol} nats")
-    ax0.plot(prof["beta"], prof["error"], marker="o", ms=3, color="black",
-             label=f"{exact['ais_runs']} runs x {exact['ais_betas']} betas ({exact.get('ais_schedule', 'piecewise')})")
+    ax0.plot(
+        prof["beta"],
+        prof["error"],
+        marker="o",
+        ms=3,
+        color="black",
+        label=f"{exact['ais_runs']} runs x {exact['ais_betas']} betas ({exact.get('ais_schedule', 'piecewise')})",
+    )
     ax0.axhline(0.0, color="0.5", lw=0.8)
     ax0.set_xlabel(r"inverse temperature $\beta_k$")
     ax0.set_ylabel(r"AIS $\log Z_k$ - exact (nats)")
@@ -105,15 +134,34 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1)
     if not lad.empty:
         if "schedule" not in lad:
             lad["schedule"] = "piecewise"
-        styles = {"piecewise": ("black", "o", 0.93), "adaptive": ("tab:blue", "D", 1.07)}  # side by side at each n_betas
+        styles = {
+            "piecewise": ("black", "o", 0.93),
+            "adaptive": ("tab:blue", "D", 1.07),
+        }  # side by side at each n_betas
         for sched, g in lad.groupby("schedule", sort=False):
             color, marker, shift = styles.get(sched, ("0.4", "^", 1.0))
-            ax1.errorbar(g["n_betas"] * shift, g["error"], yerr=2 * g["stderr"], marker=marker, ms=4, capsize=3,
-                         color=color, label=f"{sched} ladder, independent runs (±2 s.e.)")
+            ax1.errorbar(
+                g["n_betas"] * shift,
+                g["error"],
+                yerr=2 * g["stderr"],
+                marker=marker,
+                ms=4,
+                capsize=3,
+                color=color,
+                label=f"{sched} ladder, independent runs (±2 s.e.)",
+            )
     claim_err = exact["log_z_ais"] - exact["log_z_exact"]
-    ax1.errorbar([exact["ais_betas"] * 0.85], [claim_err], yerr=[2 * exact["log_z_ais_stderr"]],
-                 marker="s", ms=5, capsize=3, color="tab:red", ls="none",
-                 label=f"the claim's run ({exact['ais_betas']} betas, {exact.get('ais_schedule', 'piecewise')}, drawn left)")
+    ax1.errorbar(
+        [exact["ais_betas"] * 0.85],
+        [claim_err],
+        yerr=[2 * exact["log_z_ais_stderr"]],
+        marker="s",
+        ms=5,
+        capsize=3,
+        color="tab:red",
+        ls="none",
+        label=f"the claim's run ({exact['ais_betas']} betas, {exact.get('ais_schedule', 'piecewise')}, drawn left)",
+    )
     ax1.axhline(0.0, color="0.5", lw=0.8)
     ax1.set_xscale("log")
     ax1.set_xlabel("number of betas")
@@ -125,15 +173,43 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1)
         se = np.array([r["stderr"] for r in reps])
         ax2.axhspan(-tol, tol, color="0.9")
         ax2.axhline(0.0, color="0.5", lw=0.8)
-        ax2.errorbar([0], [claim_err], yerr=[2 * exact["log_z_ais_stderr"]], marker="s", ms=5, capsize=3,
-                     color="tab:red", ls="none", label="the claim's run")
+        ax2.errorbar(
+            [0],
+            [claim_err],
+            yerr=[2 * exact["log_z_ais_stderr"]],
+            marker="s",
+            ms=5,
+            capsize=3,
+            color="tab:red",
+            ls="none",
+            label="the claim's run",
+        )
         x = np.arange(1, err.size + 1)
-        ax2.errorbar(x, err, yerr=2 * se, marker="o", ms=4, mfc="white", capsize=2, color="tab:red", ls="none",
-                     label=f"{err.size} replicates (independent streams)")
+        ax2.errorbar(
+            x,
+            err,
+            yerr=2 * se,
+            marker="o",
+            ms=4,
+            mfc="white",
+            capsize=2,
+            color="tab:red",
+            ls="none",
+            label=f"{err.size} replicates (independent streams)",
+        )
         labels = ["claim"] + [str(i) for i in x]
         if pooled:
-            ax2.errorbar([err.size + 2], [pooled["error"]], yerr=[2 * pooled["stderr"]], marker="*", ms=9, capsize=3,
-                         color="black", ls="none", label=f"all replicate runs pooled ({pooled['n_runs']})")
+            ax2.errorbar(
+                [err.size + 2],
+                [pooled["error"]],
+                yerr=[2 * pooled["stderr"]],
+                marker="*",
+                ms=9,
+                capsize=3,
+                color="black",
+                ls="none",
+                label=f"all replicate runs pooled ({pooled['n_runs']})",
+            )
             labels += ["", "pooled"]
         ax2.set_xticks(np.arange(len(labels)), labels, fontsize=7)
         ax2.set_xlabel("run (±2 s.e.)")

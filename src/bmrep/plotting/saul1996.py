@@ -53,8 +53,15 @@ def plot_confusion(table1: pd.DataFrame, path, title: str, caption_text: str) ->
     for i in range(10):
         for j in range(10):
             if C[i, j]:
-                ax.text(j, i, str(C[i, j]), ha="center", va="center", fontsize=6,
-                        color="white" if frac[i, j] > 0.5 else "black")
+                ax.text(
+                    j,
+                    i,
+                    str(C[i, j]),
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color="white" if frac[i, j] > 0.5 else "black",
+                )
     ax.set_xticks(range(10))
     ax.set_yticks(range(10))
     ax.set_xlabel("classified as")

@@ -29,7 +29,14 @@ def plot_curves_by_R(table: pd.DataFrame, ylabel: str, title: str, path, caption
         for s in _s_sorted(sub["s"].unique()):
             d = sub[sub["s"] == s]
             ax.plot(d["epoch"], d["mean"], color=S_COLORS.get(s), label=_label(s))
-            ax.fill_between(d["epoch"], d["mean"] - d["sem"].fillna(0), d["mean"] + d["sem"].fillna(0), color=S_COLORS.get(s), alpha=0.2, lw=0)
+            ax.fill_between(
+                d["epoch"],
+                d["mean"] - d["sem"].fillna(0),
+                d["mean"] + d["sem"].fillna(0),
+                color=S_COLORS.get(s),
+                alpha=0.2,
+                lw=0,
+            )
         ax.set_xlabel("epoch (full-batch CD-1 updates)")
         ax.set_ylabel(ylabel)
         ax.set_title(f"({letter}) R = {R}")
@@ -67,12 +74,21 @@ def plot_drbm(table: pd.DataFrame, path, caption_text: str) -> None:
     """Fig. 6: (a) training and (b) noisy-test misclassification rate vs epoch, per s."""
     use_style()
     fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.4))
-    for ax, metric, title in zip(axes, ("train_error", "test_error"), ("(a) training error", "(b) test error (noisy, sigma = 120)")):
+    for ax, metric, title in zip(
+        axes, ("train_error", "test_error"), ("(a) training error", "(b) test error (noisy, sigma = 120)")
+    ):
         sub = table[table["metric"] == metric]
         for s in _s_sorted(sub["s"].unique()):
             d = sub[sub["s"] == s]
             ax.plot(d["epoch"], d["mean"], marker="o", ms=3, color=S_COLORS.get(s), label=_label(s))
-            ax.fill_between(d["epoch"], d["mean"] - d["sem"].fillna(0), d["mean"] + d["sem"].fillna(0), color=S_COLORS.get(s), alpha=0.2, lw=0)
+            ax.fill_between(
+                d["epoch"],
+                d["mean"] - d["sem"].fillna(0),
+                d["mean"] + d["sem"].fillna(0),
+                color=S_COLORS.get(s),
+                alpha=0.2,
+                lw=0,
+            )
         ax.set_xscale("symlog", linthresh=1)
         ax.set_xlabel("epoch (10 minibatch updates each)")
         ax.set_ylabel("misclassification rate")

@@ -32,13 +32,13 @@ class DBMChains:
     def n_chains(self) -> int:
         return self.v.shape[0]
 
-    def copy(self) -> "DBMChains":
+    def copy(self) -> DBMChains:
         return DBMChains(self.v.copy(), self.h1.copy(), self.h2.copy())
 
-    def take(self, idx) -> "DBMChains":
+    def take(self, idx) -> DBMChains:
         return DBMChains(self.v[idx].copy(), self.h1[idx].copy(), self.h2[idx].copy())
 
-    def put(self, idx, other: "DBMChains") -> None:
+    def put(self, idx, other: DBMChains) -> None:
         self.v[idx] = other.v
         self.h1[idx] = other.h1
         self.h2[idx] = other.h2
@@ -51,8 +51,18 @@ def random_chains(dbm: DBM, n_chains: int, rng: np.random.Generator, p: float = 
     return DBMChains(*((rng.random((n_chains, n)) < p).astype(dt) for n in (D, F1, F2)))
 
 
-def gibbs_sweep(dbm: DBM, chains: DBMChains, streams, *, betas=None, base_bias=None, operator=None,
-                reverse: bool = False, n_threads: int = 1, field_h1=None) -> np.ndarray:
+def gibbs_sweep(
+    dbm: DBM,
+    chains: DBMChains,
+    streams,
+    *,
+    betas=None,
+    base_bias=None,
+    operator=None,
+    reverse: bool = False,
+    n_threads: int = 1,
+    field_h1=None,
+) -> np.ndarray:
     """One Gibbs sweep of every chain, in place: h1 | (v, h2), then v, h2 | h1.
 
     Each block's pre-activation is computed by BLAS and the units are drawn
@@ -99,11 +109,15 @@ def gibbs_sweep(dbm: DBM, chains: DBMChains, streams, *, betas=None, base_bias=N
         upd_h1(field_h1)
         fv, f2 = upd_v_h2()
         # E = -v.(b + W1 h1) - h2.(c2 + h1 W2) - c1.h1, all from the fields just used
-        return -(np.einsum("ij,ij->i", chains.v, fv, dtype=np.float64)
-                 + np.einsum("ij,ij->i", chains.h2, f2, dtype=np.float64)
-                 + chains.h1.astype(np.float64) @ dbm.c1.astype(np.float64))
+        return -(
+            np.einsum("ij,ij->i", chains.v, fv, dtype=np.float64)
+            + np.einsum("ij,ij->i", chains.h2, f2, dtype=np.float64)
+            + chains.h1.astype(np.float64) @ dbm.c1.astype(np.float64)
+        )
     upd_v_h2()
     f1 = upd_h1()
-    return -(np.einsum("ij,ij->i", chains.h1, f1, dtype=np.float64)
-             + chains.v.astype(np.float64) @ dbm.b.astype(np.float64)
-             + chains.h2.astype(np.float64) @ dbm.c2.astype(np.float64))
+    return -(
+        np.einsum("ij,ij->i", chains.h1, f1, dtype=np.float64)
+        + chains.v.astype(np.float64) @ dbm.b.astype(np.float64)
+        + chains.h2.astype(np.float64) @ dbm.c2.astype(np.float64)
+    )

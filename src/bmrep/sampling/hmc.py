@@ -17,7 +17,7 @@ every temperature (adaptation during the measurement would break that).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

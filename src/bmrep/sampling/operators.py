@@ -273,7 +273,8 @@ class Blend(Operator):
 
 def operator_from_name(name: str) -> Operator:
     """``"gibbs"``/``"G"`` -> Gibbs(), ``"flip"``/``"T"`` -> FlipTheState(),
-    ``"blend:0.3"`` -> Blend(0.3)."""
+    ``"blend:0.3"`` -> Blend(0.3).
+    """
     key = str(name).strip()
     low = key.lower()
     if low in ("g", "gibbs"):

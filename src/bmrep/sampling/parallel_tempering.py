@@ -93,8 +93,20 @@ class ParallelTempering:
     matrix of one step is :func:`pt_transition_matrix`.
     """
 
-    def __init__(self, operator, betas, k, n_replicas, n_visible, n_hidden, streams, swap_rng,
-                 v0=None, base_bias=None, dtype=np.float64):
+    def __init__(
+        self,
+        operator,
+        betas,
+        k,
+        n_replicas,
+        n_visible,
+        n_hidden,
+        streams,
+        swap_rng,
+        v0=None,
+        base_bias=None,
+        dtype=np.float64,
+    ):
         betas = np.asarray(betas, dtype=np.float64)
         if betas.ndim != 1 or betas.size < 2:
             raise ValueError(f"betas must be a 1-d array of >= 2 values, got shape {betas.shape}")
@@ -135,8 +147,9 @@ class ParallelTempering:
         """``n_steps`` rounds of (k sweeps, then neighbour swaps)."""
         rbm = rbm.astype(self.v.dtype)
         for _ in range(int(n_steps)):
-            self.operator.sweep(rbm, self.v, self.h, self.streams, betas=self.chain_betas,
-                                base_bias=self.base_bias, n_sweeps=self.k)
+            self.operator.sweep(
+                rbm, self.v, self.h, self.streams, betas=self.chain_betas, base_bias=self.base_bias, n_sweeps=self.k
+            )
             self._swap(rbm)
 
     def _swap(self, rbm: RBM) -> None:

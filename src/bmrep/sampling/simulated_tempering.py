@@ -26,8 +26,9 @@ x = (v, h), ``log f_beta(v, h) = beta Delta(v, h) + a.v`` with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from scipy.special import logsumexp
@@ -45,17 +46,25 @@ __all__ = [
 ]
 
 
-def log_temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
+def log_temperature_conditional(
+    delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray
+) -> np.ndarray:
     """``log q(beta_k | x_i)`` (eq. 7) for each sample i and temperature k: (N, K)."""
     delta = np.asarray(delta, np.float64).reshape(-1, 1)
-    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
+    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(
+        betas, np.float64
+    )[None, :]
     return a - logsumexp(a, axis=1, keepdims=True)
 
 
-def temperature_conditional(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> np.ndarray:
+def temperature_conditional(
+    delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray
+) -> np.ndarray:
     """``q(beta_k | x_i)`` (eq. 7) as probabilities (N, K); rows sum to 1 (one exp per entry)."""
     delta = np.asarray(delta, np.float64).reshape(-1, 1)
-    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(betas, np.float64)[None, :]
+    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(
+        betas, np.float64
+    )[None, :]
     a -= a.max(axis=1, keepdims=True)
     np.exp(a, out=a)
     a /= a.sum(axis=1, keepdims=True)
@@ -160,7 +169,9 @@ class RBMTemperingState:
         h = np.zeros((n_chains, rbm.n_hidden), dtype)
         st = cls(rbm, v, h, streams, base_bias, **kw)
         zeros = np.zeros(n_chains, dtype)
-        st.operator.update_layer(v, np.zeros_like(v), streams, betas=zeros, base_field=st.base_bias, n_threads=st.n_threads)
+        st.operator.update_layer(
+            v, np.zeros_like(v), streams, betas=zeros, base_field=st.base_bias, n_threads=st.n_threads
+        )
         st.operator.update_layer(h, np.zeros_like(h), streams, betas=zeros, n_threads=st.n_threads)
         return st
 
@@ -170,7 +181,9 @@ class RBMTemperingState:
 
     def delta(self) -> np.ndarray:
         """``Delta(v, h) = -E(v, h) - a.v`` (float64)."""
-        return -self.rbm.energy(self.v, self.h) - np.asarray(self.v, np.float64) @ np.asarray(self.base_bias, np.float64)
+        return -self.rbm.energy(self.v, self.h) - np.asarray(self.v, np.float64) @ np.asarray(
+            self.base_bias, np.float64
+        )
 
     def sweep(self, chain_betas: np.ndarray) -> np.ndarray:
         """One sweep (h | v, then v | h) at per-chain betas; returns Delta of the new state."""
@@ -178,11 +191,13 @@ class RBMTemperingState:
         cb = np.asarray(chain_betas, self.v.dtype)
         self.operator.update_layer(self.h, r.c + self.v @ r.W, self.streams, betas=cb, n_threads=self.n_threads)
         vfield = r.b + self.h @ r.W.T
-        self.operator.update_layer(self.v, vfield, self.streams, betas=cb, base_field=self.base_bias, n_threads=self.n_threads)
+        self.operator.update_layer(
+            self.v, vfield, self.streams, betas=cb, base_field=self.base_bias, n_threads=self.n_threads
+        )
         v64 = np.asarray(self.v, np.float64)
-        return np.einsum("ij,ij->i", v64, np.asarray(vfield, np.float64) - np.asarray(self.base_bias, np.float64)) + np.asarray(
-            self.h, np.float64
-        ) @ np.asarray(r.c, np.float64)
+        return np.einsum(
+            "ij,ij->i", v64, np.asarray(vfield, np.float64) - np.asarray(self.base_bias, np.float64)
+        ) + np.asarray(self.h, np.float64) @ np.asarray(r.c, np.float64)
 
 
 def rbm_step(state: RBMTemperingState, chain_betas: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ identical for any number of threads.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -53,12 +53,12 @@ class ChainStreams:
         self._generators = None
 
     @classmethod
-    def from_seed(cls, root_seed: int, *keys, n_chains: int) -> "ChainStreams":
+    def from_seed(cls, root_seed: int, *keys, n_chains: int) -> ChainStreams:
         """Streams for chains 0..n_chains-1 under ``(root_seed, *keys, "chain", i)``."""
         return cls(chain_seed_sequences(root_seed, *keys, n_chains=n_chains))
 
     @classmethod
-    def from_seed_sequence(cls, seq: np.random.SeedSequence, n_chains: int) -> "ChainStreams":
+    def from_seed_sequence(cls, seq: np.random.SeedSequence, n_chains: int) -> ChainStreams:
         """Streams spawned from ``seq`` (chain i gets ``seq.spawn(n)[i]``)."""
         return cls(seq.spawn(n_chains))
 
@@ -79,7 +79,7 @@ class ChainStreams:
             self._generators = [np.random.Generator(g) for g in self._bitgens]
         return self._generators[i]
 
-    def subset(self, idx) -> "ChainStreams":
+    def subset(self, idx) -> ChainStreams:
         """Streams of the chains ``idx`` (a view: same generators)."""
         idx = np.arange(len(self))[idx]
         return ChainStreams(_bitgens=[self._bitgens[i] for i in np.atleast_1d(idx)])

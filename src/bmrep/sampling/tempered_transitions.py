@@ -22,7 +22,7 @@ transitions. Statistics and Computing 6, 353-366.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -29,8 +29,8 @@ Salakhutdinov, R. (2010). Learning deep Boltzmann machines using adaptive MCMC. 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -54,8 +54,9 @@ def chain_uniforms(rngs: Sequence[np.random.Generator], size: int) -> np.ndarray
 
 
 # -- Wang-Landau on a partition of an enumerable binary state space -----------
-def partition_gibbs_sweep(index: int, log_p: np.ndarray, partition: np.ndarray, log_w: np.ndarray,
-                          n_bits: int, uniforms: np.ndarray) -> int:
+def partition_gibbs_sweep(
+    index: int, log_p: np.ndarray, partition: np.ndarray, log_w: np.ndarray, n_bits: int, uniforms: np.ndarray
+) -> int:
     """One systematic-scan Gibbs sweep over the bits of a state of an enumerable model.
 
     The state is the integer ``index`` (bit ``i`` of the index is unit ``i``);
@@ -88,8 +89,15 @@ class WangLandauRun:
     occupation: np.ndarray
 
 
-def wang_landau_partitions(log_p: np.ndarray, partition: np.ndarray, start: int, n_updates: int,
-                           rng: np.random.Generator, gamma: Callable[[int], float], n_bits: int) -> WangLandauRun:
+def wang_landau_partitions(
+    log_p: np.ndarray,
+    partition: np.ndarray,
+    start: int,
+    n_updates: int,
+    rng: np.random.Generator,
+    gamma: Callable[[int], float],
+    n_bits: int,
+) -> WangLandauRun:
     """Wang-Landau (eqs. 4-5) on an enumerable binary model with an arbitrary partition.
 
     Each update is one Gibbs sweep under eq. (4) with the current weights,
@@ -161,7 +169,11 @@ class AdaptiveTempering:
         if len(rngs) != n_chains:
             raise ValueError(f"need one random stream per chain: {len(rngs)} != {n_chains}")
         K = len(betas)
-        lg = np.zeros((n_chains, K)) if log_g is None else np.array(np.broadcast_to(log_g, (n_chains, K)), dtype=np.float64)
+        lg = (
+            np.zeros((n_chains, K))
+            if log_g is None
+            else np.array(np.broadcast_to(log_g, (n_chains, K)), dtype=np.float64)
+        )
         kk = np.zeros(n_chains, dtype=np.int64) if k is None else np.array(k, dtype=np.int64)
         return cls(betas, kk, lg, gamma, list(rngs), 0, True, np.zeros(n_chains, dtype=np.int64))
 
@@ -200,8 +212,13 @@ class AdaptiveTempering:
         log_q_fwd = np.where((k == 0) | (k == K - 1), 0.0, np.log(0.5))
         log_q_rev = np.where((k_new == 0) | (k_new == K - 1), 0.0, np.log(0.5))
         rows = np.arange(n)
-        log_a = (-(self.betas[k_new] - self.betas[k]) * np.asarray(energy, dtype=np.float64)
-                 + log_q_rev - log_q_fwd + self.log_g[rows, k] - self.log_g[rows, k_new])
+        log_a = (
+            -(self.betas[k_new] - self.betas[k]) * np.asarray(energy, dtype=np.float64)
+            + log_q_rev
+            - log_q_fwd
+            + self.log_g[rows, k]
+            - self.log_g[rows, k_new]
+        )
         acc = np.log(uniforms[:, 1]) < np.minimum(log_a, 0.0)
         self.k = np.where(acc, k_new, k)
         self.n_accepted += acc

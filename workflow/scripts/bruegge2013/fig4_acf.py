@@ -13,6 +13,15 @@ p = snakemake.params  # noqa: F821
 ds = [load_npz(f) for f in snakemake.input]  # noqa: F821
 acf_G = np.concatenate([d["acf_G"] for d in ds])
 acf_T = np.concatenate([d["acf_T"] for d in ds])
-fig4_acf(acf_G, acf_T, snakemake.output[0],  # noqa: F821
-         caption(p.profile, rbms=p.model["n_rbms"], chains_per_rbm=p.n_chains, steps_per_chain=p.model["n_steps"],
-                 training=recipe_label({"n_temperatures": None, **p.model["train"]})))
+fig4_acf(
+    acf_G,
+    acf_T,
+    snakemake.output[0],  # noqa: F821
+    caption(
+        p.profile,
+        rbms=p.model["n_rbms"],
+        chains_per_rbm=p.n_chains,
+        steps_per_chain=p.model["n_steps"],
+        training=recipe_label({"n_temperatures": None, **p.model["train"]}),
+    ),
+)

@@ -11,8 +11,18 @@ rows = []
 for (bench, alg, op, lr), path in zip(snakemake.params.settings, snakemake.input):  # noqa: F821
     d = load_npz(path)
     for r, c in zip(d["repeats"], d["curves"]):
-        rows.append({"benchmark": bench, "algorithm": alg, "lr": float(lr), "operator": op, "repeat": int(r),
-                     "max_ll": float(c.max()), "final_ll": float(c[-1]), "n_updates": int(d["updates"][-1])})
+        rows.append(
+            {
+                "benchmark": bench,
+                "algorithm": alg,
+                "lr": float(lr),
+                "operator": op,
+                "repeat": int(r),
+                "max_ll": float(c.max()),
+                "final_ll": float(c[-1]),
+                "n_updates": int(d["updates"][-1]),
+            }
+        )
 runs = pd.DataFrame(rows)
 write_csv(snakemake.output.runs, runs)  # noqa: F821
 write_csv(snakemake.output.table, table1(runs))  # noqa: F821

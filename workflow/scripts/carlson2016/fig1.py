@@ -14,5 +14,15 @@ rbm = RBM.from_params(load_model(sm.input.model)[0])
 bb = base_bias_for(sm.params.base, load_npz(sm.input.data)["X_train"], sm.params.pseudo_count)
 df = fig1_initial_iterations(rbm, bb, cfg, int(sm.params.seed))
 write_csv(sm.output.csv, df)
-plot_fig1(df, sm.output.png, caption(sm.params.profile, model=f"784x{cfg['n_hidden']}", K=cfg["K"], chains=cfg["n_chains"],
-                                      sweeps_per_iteration=cfg["sweeps_per_iteration"], base=sm.params.base))
+plot_fig1(
+    df,
+    sm.output.png,
+    caption(
+        sm.params.profile,
+        model=f"784x{cfg['n_hidden']}",
+        K=cfg["K"],
+        chains=cfg["n_chains"],
+        sweeps_per_iteration=cfg["sweeps_per_iteration"],
+        base=sm.params.base,
+    ),
+)

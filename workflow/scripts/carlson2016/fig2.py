@@ -14,5 +14,15 @@ rmse = fig2_rmse(est)
 log.info("\n%s", rmse.to_string())
 write_csv(sm.output.estimates, est)
 write_csv(sm.output.csv, rmse)
-plot_fig2(rmse, sm.output.png, caption(sm.params.profile, repeats=cfg["n_repeats"], dim=cfg["dim"], K=cfg["K"], chains=cfg["n_chains"],
-                                       mixture=f"separation {cfg['separation']}, weight {cfg['weight']}, base sd {cfg['base_scale']}"))
+plot_fig2(
+    rmse,
+    sm.output.png,
+    caption(
+        sm.params.profile,
+        repeats=cfg["n_repeats"],
+        dim=cfg["dim"],
+        K=cfg["K"],
+        chains=cfg["n_chains"],
+        mixture=f"separation {cfg['separation']}, weight {cfg['weight']}, base sd {cfg['base_scale']}",
+    ),
+)

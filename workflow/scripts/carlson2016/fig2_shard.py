@@ -9,5 +9,7 @@ from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-df = pd.concat([fig2_gaussian_mixture_repeat(cfg, r, int(sm.params.seed)) for r in sm.params.repeats], ignore_index=True)
+df = pd.concat(
+    [fig2_gaussian_mixture_repeat(cfg, r, int(sm.params.seed)) for r in sm.params.repeats], ignore_index=True
+)
 save_npz(sm.output.npz, **frame_arrays(df))

@@ -17,5 +17,15 @@ summary = fig3_summary(est, truth)
 log.info("\n%s", summary.to_string())
 write_csv(sm.output.estimates, est)
 write_csv(sm.output.csv, summary)
-plot_fig3(summary, sm.output.png, caption(sm.params.profile, repeats=cfg["n_repeats"], chains=cfg["n_chains"], K=cfg["K"],
-                                          truth=f"mean of long RTS and AIS runs ({cfg['truth_sweeps']} sweeps each)", dtype=cfg["dtype"]))
+plot_fig3(
+    summary,
+    sm.output.png,
+    caption(
+        sm.params.profile,
+        repeats=cfg["n_repeats"],
+        chains=cfg["n_chains"],
+        K=cfg["K"],
+        truth=f"mean of long RTS and AIS runs ({cfg['truth_sweeps']} sweeps each)",
+        dtype=cfg["dtype"],
+    ),
+)

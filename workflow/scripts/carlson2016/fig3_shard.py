@@ -17,9 +17,16 @@ rbm = RBM.from_params(load_model(sm.input.model)[0])
 d = load_npz(sm.input.data)
 bb = base_bias_for(sm.params.base, d["X_train"], sm.params.pseudo_count)
 # RAISE starts from the same test points in every repeat
-V = d["X_test"][rng(int(sm.params.seed), "carlson2016", "fig3", "raise_points").permutation(len(d["X_test"]))].astype(np.float64)
+V = d["X_test"][rng(int(sm.params.seed), "carlson2016", "fig3", "raise_points").permutation(len(d["X_test"]))].astype(
+    np.float64
+)
 settings = dict(cfg, sweeps=sm.params.sweeps)
-df = pd.concat([fig3_repeat(rbm, bb, V, settings, sm.wildcards.method, r, int(sm.params.seed), sm.wildcards.model)
-                for r in sm.params.repeats], ignore_index=True)
+df = pd.concat(
+    [
+        fig3_repeat(rbm, bb, V, settings, sm.wildcards.method, r, int(sm.params.seed), sm.wildcards.model)
+        for r in sm.params.repeats
+    ],
+    ignore_index=True,
+)
 log.info("\n%s", df.to_string())
 save_npz(sm.output.npz, **frame_arrays(df))

@@ -16,6 +16,15 @@ truth = pd.read_csv(sm.input.truth).set_index("method").loc["truth", "estimate"]
 rmse = fig4_rmse(est, truth)
 log.info("\n%s", rmse.to_string())
 write_csv(sm.output.csv, rmse)
-plot_fig4(rmse, sm.output.png, caption(sm.params.profile, model=f"784x{cfg['n_hidden']}", bootstraps=cfg["n_bootstrap"],
-                                       mbar_bootstraps=cfg["n_bootstrap_mbar"], subset=cfg["subset_size"],
-                                       run=f"{cfg['n_chains']} chains x {cfg['n_sweeps']} sweeps"))
+plot_fig4(
+    rmse,
+    sm.output.png,
+    caption(
+        sm.params.profile,
+        model=f"784x{cfg['n_hidden']}",
+        bootstraps=cfg["n_bootstrap"],
+        mbar_bootstraps=cfg["n_bootstrap_mbar"],
+        subset=cfg["subset_size"],
+        run=f"{cfg['n_chains']} chains x {cfg['n_sweeps']} sweeps",
+    ),
+)

@@ -17,6 +17,17 @@ n_valid = int(round(cfg["validation_fraction"] * len(X)))
 rbm, df, meta = fig5_track_training(X[perm[n_valid:]], X[perm[:n_valid]], cfg, int(sm.params.seed), log)
 write_csv(sm.output.csv, df)
 save_model(sm.output.model, rbm.params(), meta)
-plot_fig5(df, sm.output.png, caption(sm.params.profile, updates=cfg["n_updates"], chains=cfg["n_chains"], K=cfg["K"],
-                                     sweeps_per_update=cfg["sweeps_per_update"], alpha=cfg["alpha"],
-                                     AIS=f"{cfg['ais_runs']} runs x {cfg['ais_betas']} betas", optimizer="Adam (for RMSspectral)"))
+plot_fig5(
+    df,
+    sm.output.png,
+    caption(
+        sm.params.profile,
+        updates=cfg["n_updates"],
+        chains=cfg["n_chains"],
+        K=cfg["K"],
+        sweeps_per_update=cfg["sweeps_per_update"],
+        alpha=cfg["alpha"],
+        AIS=f"{cfg['ais_runs']} runs x {cfg['ais_betas']} betas",
+        optimizer="Adam (for RMSspectral)",
+    ),
+)

@@ -12,6 +12,7 @@ log, cfg = setup_job(snakemake)  # noqa: F821
 out = snakemake.output  # noqa: F821
 curve, nums = fig2_curve(np.linspace(0.0, 1.0, cfg["n_xi"]))
 write_csv(out.csv, fig2_table(curve, nums))
-log.info("exact %.6f, min %.6f at xi %.4f, xi=0 %.6f",
-         nums["exact"], nums["min_bound"], nums["xi_star"], nums["xi0_bound"])
+log.info(
+    "exact %.6f, min %.6f at xi %.4f, xi=0 %.6f", nums["exact"], nums["min_bound"], nums["xi_star"], nums["xi0_bound"]
+)
 plot_fig2(curve, nums, out.png, caption(snakemake.params.profile, xi_grid_points=cfg["n_xi"]))  # noqa: F821

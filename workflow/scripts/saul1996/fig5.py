@@ -13,6 +13,15 @@ summary = fig5_summary(res)
 write_csv(out.csv, summary)
 log.info("\n%s", summary.to_string())
 sizes = "x".join(map(str, cfg["sizes"]))
-plot_fig5(res["mf_relative_error"], res["uniform_relative_error"], summary, out.png,
-          caption(snakemake.params.profile, networks=f"{cfg['n_networks']} random {sizes}",  # noqa: F821
-                  weights=f"U[-{cfg['weight_range']}, {cfg['weight_range']}]", evidence="bottom layer all 0"))
+plot_fig5(
+    res["mf_relative_error"],
+    res["uniform_relative_error"],
+    summary,
+    out.png,
+    caption(
+        snakemake.params.profile,
+        networks=f"{cfg['n_networks']} random {sizes}",  # noqa: F821
+        weights=f"U[-{cfg['weight_range']}, {cfg['weight_range']}]",
+        evidence="bottom layer all 0",
+    ),
+)

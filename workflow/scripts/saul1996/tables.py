@@ -22,6 +22,16 @@ log.info("\n%s\n%s", t["table2"].to_string(), t["table3"].to_string())
 ds = snakemake.wildcards.dataset  # noqa: F821
 err = t["table2"].set_index("algorithm").loc["mean field", "error_rate"]
 sizes = "x".join(map(str, cfg["sizes"]))
-plot_confusion(t["table1"], out.png, f"Table 1 ({ds}): mean field, error {100 * err:.2f}%",
-               caption(p.profile, networks=f"10 x {sizes}", sweeps=cfg["n_sweeps"], lr=cfg["learning_rate"],
-                       init=f"N(0, {cfg['init_std']}^2)", test_images=len(data["y_test"])))
+plot_confusion(
+    t["table1"],
+    out.png,
+    f"Table 1 ({ds}): mean field, error {100 * err:.2f}%",
+    caption(
+        p.profile,
+        networks=f"10 x {sizes}",
+        sweeps=cfg["n_sweeps"],
+        lr=cfg["learning_rate"],
+        init=f"N(0, {cfg['init_std']}^2)",
+        test_images=len(data["y_test"]),
+    ),
+)

@@ -1,9 +1,9 @@
 """Fig. 6, one shard: DRBM training/test errors for experiments keyed by index."""
 
 from bmrep.experiments.yokoyama2019.train_drbm import (
-                  drbm_curves,
-                  eval_epoch_grid,
-                  noisy_test_set,
+    drbm_curves,
+    eval_epoch_grid,
+    noisy_test_set,
 )
 from bmrep.io import load_npz, save_npz
 from bmrep.runtime import setup_job
@@ -15,8 +15,25 @@ experiments = shard_ranges(cfg["n_experiments"], cfg["shard_size"])[shard]
 mnist = load_npz(snakemake.input[0])  # noqa: F821
 n_test = cfg["n_test"] or mnist["X_test"].shape[0]
 x_test = noisy_test_set(snakemake.params.seed, mnist["X_test"][:n_test], cfg["noise_sigma"])  # noqa: F821
-res = drbm_curves(snakemake.params.seed, experiments, cfg["s_values"], mnist["X_train"], mnist["y_train"],  # noqa: F821
-                  x_test, mnist["y_test"][:n_test], cfg["n_train"], cfg["n_hidden"], cfg["batch_size"],
-                  cfg["adamax_lr"], cfg["epochs"], eval_epoch_grid(cfg["epochs"], cfg["n_eval"]))
-log.info("experiments %s: final train %s test %s", list(experiments), res["train_error"][:, :, -1], res["test_error"][:, :, -1])
+res = drbm_curves(
+    snakemake.params.seed,
+    experiments,
+    cfg["s_values"],
+    mnist["X_train"],
+    mnist["y_train"],  # noqa: F821
+    x_test,
+    mnist["y_test"][:n_test],
+    cfg["n_train"],
+    cfg["n_hidden"],
+    cfg["batch_size"],
+    cfg["adamax_lr"],
+    cfg["epochs"],
+    eval_epoch_grid(cfg["epochs"], cfg["n_eval"]),
+)
+log.info(
+    "experiments %s: final train %s test %s",
+    list(experiments),
+    res["train_error"][:, :, -1],
+    res["test_error"][:, :, -1],
+)
 save_npz(snakemake.output[0], **res)  # noqa: F821

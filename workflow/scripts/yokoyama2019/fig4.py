@@ -11,6 +11,15 @@ curves, stars = toy_table(cfg["s_values"], cfg["beta"], cfg["n_hidden"], cfg["w_
 log.info("\n%s", stars.to_string())
 write_csv(snakemake.output.curves, curves)  # noqa: F821
 write_csv(snakemake.output.stars, stars)  # noqa: F821
-plot_toy(curves, stars, cfg["beta"], snakemake.output.png,  # noqa: F821
-         caption(snakemake.params.profile, hidden_units=cfg["n_hidden"], beta=cfg["beta"],  # noqa: F821
-                 w_star=", ".join(f"s={s}: {w:.4f}" for s, w in zip(stars["s"], stars["w_star"]))))
+plot_toy(
+    curves,
+    stars,
+    cfg["beta"],
+    snakemake.output.png,  # noqa: F821
+    caption(
+        snakemake.params.profile,
+        hidden_units=cfg["n_hidden"],
+        beta=cfg["beta"],  # noqa: F821
+        w_star=", ".join(f"s={s}: {w:.4f}" for s, w in zip(stars["s"], stars["w_star"])),
+    ),
+)

@@ -19,8 +19,15 @@ if not np.array_equal(arrays["experiments"], np.arange(cfg["n_experiments"])):
 table = drbm_table(arrays)
 write_csv(snakemake.output.csv, table)  # noqa: F821
 write_csv(snakemake.output.final, final_epoch_table(arrays, ("train_error", "test_error")))  # noqa: F821
-plot_drbm(table, snakemake.output.png,  # noqa: F821
-          caption(snakemake.params.profile, experiments=cfg["n_experiments"], epochs=cfg["epochs"],  # noqa: F821
-                  optimiser=f"AdaMax step {cfg['adamax_lr']} (our choice), minibatch {cfg['batch_size']}",
-                  model=f"|H|={cfg['n_hidden']}, N={cfg['n_train']} random training images per experiment",
-                  test=f"{cfg['n_test'] or 10000} MNIST test images + N(0, {cfg['noise_sigma']}^2) noise, clipped"))
+plot_drbm(
+    table,
+    snakemake.output.png,  # noqa: F821
+    caption(
+        snakemake.params.profile,
+        experiments=cfg["n_experiments"],
+        epochs=cfg["epochs"],  # noqa: F821
+        optimiser=f"AdaMax step {cfg['adamax_lr']} (our choice), minibatch {cfg['batch_size']}",
+        model=f"|H|={cfg['n_hidden']}, N={cfg['n_train']} random training images per experiment",
+        test=f"{cfg['n_test'] or 10000} MNIST test images + N(0, {cfg['noise_sigma']}^2) noise, clipped",
+    ),
+)

@@ -27,9 +27,20 @@ table = pd.concat(tables, ignore_index=True)
 write_csv(snakemake.output.csv, table)  # noqa: F821
 if "final" in snakemake.output.keys():  # noqa: F821
     write_csv(snakemake.output.final, pd.concat(finals, ignore_index=True))  # noqa: F821
-ylabel, title = {"kld": ("KLD / |V| (eq. 16)", "Fig. 2: KLD between gRBM and tRBM"),
-                 "loglik": ("log-likelihood / |V| (eq. 10)", "Fig. 3: training log-likelihood")}[metric]
-plot_curves_by_R(table, ylabel, title, snakemake.output.png,  # noqa: F821
-                 caption(snakemake.params.profile, experiments_per_R=cfg["n_experiments"], epochs=cfg["epochs"],  # noqa: F821
-                         optimiser=f"Adam step {cfg['adam_lr']} (our choice), CD-{cfg['cd_k']}, full batch of {cfg['n_data']} exact gRBM samples",
-                         band="± 1 s.e.m."))
+ylabel, title = {
+    "kld": ("KLD / |V| (eq. 16)", "Fig. 2: KLD between gRBM and tRBM"),
+    "loglik": ("log-likelihood / |V| (eq. 10)", "Fig. 3: training log-likelihood"),
+}[metric]
+plot_curves_by_R(
+    table,
+    ylabel,
+    title,
+    snakemake.output.png,  # noqa: F821
+    caption(
+        snakemake.params.profile,
+        experiments_per_R=cfg["n_experiments"],
+        epochs=cfg["epochs"],  # noqa: F821
+        optimiser=f"Adam step {cfg['adam_lr']} (our choice), CD-{cfg['cd_k']}, full batch of {cfg['n_data']} exact gRBM samples",
+        band="± 1 s.e.m.",
+    ),
+)

@@ -58,7 +58,9 @@ def autocorrelation_runs(bench: Benchmark, models: list[RBM], repeats, seed: int
         out.update({f"tau_ar_{name}": [], f"tau_int_{name}": [], f"acf_{name}": []})
     for model, r in zip(models, repeats, strict=True):
         nc = int(settings["n_chains"])
-        v0 = bench.X_train[keyed_rng(seed, PAPER, "autocorr_start", bench.name, int(r)).integers(0, len(bench.X_train), nc)]
+        v0 = bench.X_train[
+            keyed_rng(seed, PAPER, "autocorr_start", bench.name, int(r)).integers(0, len(bench.X_train), nc)
+        ]
         for name, op in OPERATORS.items():
             streams = ChainStreams.from_seed(seed, PAPER, "autocorr_chains", bench.name, int(r), name, n_chains=nc)
             E = energy_traces(model, op, v0, settings["n_steps"], streams, settings["burn_in"])

@@ -22,8 +22,16 @@ class Benchmark:
     batch_size: int | None
 
 
-def make_benchmark(name: str, seed: int, *, modes_train_size: int = 1000, mnist: np.ndarray | None = None,
-                   mnist_hidden: int = 10, mnist_eval_size: int | None = None, batch_size: int = 100) -> Benchmark:
+def make_benchmark(
+    name: str,
+    seed: int,
+    *,
+    modes_train_size: int = 1000,
+    mnist: np.ndarray | None = None,
+    mnist_hidden: int = 10,
+    mnist_eval_size: int | None = None,
+    batch_size: int = 100,
+) -> Benchmark:
     """The benchmarks of sec. 4.2.
 
     bas: all 30 4x4 Bars-and-Stripes patterns, batch learning, 16 hidden.
@@ -48,7 +56,9 @@ def make_benchmark(name: str, seed: int, *, modes_train_size: int = 1000, mnist:
         if mnist_eval_size is None or mnist_eval_size >= len(X):
             Xe = X
         else:
-            idx = np.sort(keyed_rng(seed, PAPER, "mnist_eval_subset").choice(len(X), int(mnist_eval_size), replace=False))
+            idx = np.sort(
+                keyed_rng(seed, PAPER, "mnist_eval_subset").choice(len(X), int(mnist_eval_size), replace=False)
+            )
             Xe = X[idx]
         return Benchmark(name, X, Xe, n_hidden, int(batch_size))
     raise ValueError(f"unknown benchmark {name!r}; expected one of {sorted(BENCHMARK_LABELS)}")

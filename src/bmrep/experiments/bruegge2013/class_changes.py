@@ -25,7 +25,9 @@ def class_sequence(rbm: RBM, op, v0: np.ndarray, n_steps: int, streams: ChainStr
     return out
 
 
-def first_change_steps(rbm: RBM, op, v0: np.ndarray, max_steps: int, streams: ChainStreams, modes=BASIC_MODES) -> np.ndarray:
+def first_change_steps(
+    rbm: RBM, op, v0: np.ndarray, max_steps: int, streams: ChainStreams, modes=BASIC_MODES
+) -> np.ndarray:
     """Steps until each chain's class first differs from its start class (sec. 4.4).
 
     NaN for an ambiguous start (discarded), ``inf`` if no change within
@@ -68,7 +70,9 @@ def class_change_runs(bench_name: str, models: list[RBM], repeats, seed: int, se
         out[f"first_{name}"] = []
     for model, r in zip(models, repeats, strict=True):
         out["repeat"].append(int(r))
-        starts, _ = artificial_modes(int(settings["n_starts"]), p_mut, keyed_rng(seed, PAPER, "classes_starts", bench_name, int(r)))
+        starts, _ = artificial_modes(
+            int(settings["n_starts"]), p_mut, keyed_rng(seed, PAPER, "classes_starts", bench_name, int(r))
+        )
         for name, op in OPERATORS.items():
             st1 = ChainStreams.from_seed(seed, PAPER, "classes_chain", bench_name, int(r), name, n_chains=1)
             cls = class_sequence(model, op, np.ones((1, model.n_visible)), settings["n_steps"], st1)

@@ -19,11 +19,20 @@ def learning_recipe(learning: dict, curve: dict, bench: str, alg: str, lr: float
         ``algorithm``, ``lr``, ``n_updates``, ``k``, ``n_temperatures``,
         ``n_replicas``: the recipe :func:`bmrep.experiments.bruegge2013.train.train` reads.
     """
-    recipe = {"algorithm": alg, "lr": float(lr), "n_updates": int(learning["n_updates"][bench]),
-              "k": int(learning["pt_k"] if alg == "pt" else learning["k"]),
-              "n_temperatures": int(learning["pt_temperatures"]), "n_replicas": learning["pt_replicas"]}
-    if (curve.get("n_updates") and bench == curve["benchmark"] and alg == curve["algorithm"]
-            and np.isclose(float(lr), float(curve["lr"]))):
+    recipe = {
+        "algorithm": alg,
+        "lr": float(lr),
+        "n_updates": int(learning["n_updates"][bench]),
+        "k": int(learning["pt_k"] if alg == "pt" else learning["k"]),
+        "n_temperatures": int(learning["pt_temperatures"]),
+        "n_replicas": learning["pt_replicas"],
+    }
+    if (
+        curve.get("n_updates")
+        and bench == curve["benchmark"]
+        and alg == curve["algorithm"]
+        and np.isclose(float(lr), float(curve["lr"]))
+    ):
         recipe["n_updates"] = int(curve["n_updates"])
     return recipe
 

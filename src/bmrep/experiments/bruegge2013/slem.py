@@ -18,7 +18,7 @@ from .operators import OPERATORS
 
 
 def uniform_weight_rbm(n: int, c: float, rng: np.random.Generator) -> RBM:
-    """n x n RBM with weights U[-c, c] and zero biases (sec. 4.1)."""
+    """N x n RBM with weights U[-c, c] and zero biases (sec. 4.1)."""
     return RBM(rng.uniform(-c, c, size=(n, n)), np.zeros(n), np.zeros(n))
 
 

@@ -12,9 +12,13 @@ from .common import BENCHMARK_LABELS, OPERATOR_NAMES
 def slem_fractions(df: pd.DataFrame) -> pd.DataFrame:
     """Fraction of RBMs with SLEM(T) < SLEM(G) per (size, c) (Fig. 3 top)."""
     d = df.assign(t_better=df["slem_T"] < df["slem_G"])
-    out = d.groupby(["size", "c"]).agg(fraction_T_better=("t_better", "mean"), n_rbms=("rbm", "size"),
-                                       mean_slem_G=("slem_G", "mean"), mean_slem_T=("slem_T", "mean"),
-                                       max_stationarity_error=("stationarity_error", "max"))
+    out = d.groupby(["size", "c"]).agg(
+        fraction_T_better=("t_better", "mean"),
+        n_rbms=("rbm", "size"),
+        mean_slem_G=("slem_G", "mean"),
+        mean_slem_T=("slem_T", "mean"),
+        max_stationarity_error=("stationarity_error", "max"),
+    )
     return out.reset_index()
 
 
@@ -32,11 +36,21 @@ def table1(runs: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
         g, t = w["G"].to_numpy(), w["T"].to_numpy()
         diff = t - g
         p = float(stats.wilcoxon(t, g).pvalue) if np.any(diff != 0) else 1.0
-        rows.append({"benchmark": bench, "algorithm": alg, "lr": lr, "n_repeats": len(w),
-                     "n_updates": int(d["n_updates"].max()) if "n_updates" in d else None,
-                     "median_max_ll_G": float(np.median(g)), "median_max_ll_T": float(np.median(t)),
-                     "median_diff_T_minus_G": float(np.median(diff)), "wilcoxon_p": p,
-                     "significant": bool(p < alpha), "T_at_least_G": bool(np.median(t) >= np.median(g))})
+        rows.append(
+            {
+                "benchmark": bench,
+                "algorithm": alg,
+                "lr": lr,
+                "n_repeats": len(w),
+                "n_updates": int(d["n_updates"].max()) if "n_updates" in d else None,
+                "median_max_ll_G": float(np.median(g)),
+                "median_max_ll_T": float(np.median(t)),
+                "median_diff_T_minus_G": float(np.median(diff)),
+                "wilcoxon_p": p,
+                "significant": bool(p < alpha),
+                "T_at_least_G": bool(np.median(t) >= np.median(g)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -47,12 +61,21 @@ def table2(per_chain: pd.DataFrame) -> pd.DataFrame:
         per_rbm = d.groupby("repeat")[["tau_ar_G", "tau_ar_T", "tau_int_G", "tau_int_T"]].mean()
         m = per_rbm.mean()
         rbm_gain = 1 - per_rbm["tau_ar_T"] / per_rbm["tau_ar_G"]
-        rows.append({"benchmark": bench, "label": BENCHMARK_LABELS.get(bench, bench), "n_rbms": len(per_rbm),
-                     "n_chains": len(d), "tau_G": m["tau_ar_G"], "tau_T": m["tau_ar_T"],
-                     "gain_percent": 100 * (1 - m["tau_ar_T"] / m["tau_ar_G"]),
-                     "rbms_with_positive_gain": int((rbm_gain > 0).sum()),
-                     "tau_int_G": m["tau_int_G"], "tau_int_T": m["tau_int_T"],
-                     "gain_int_percent": 100 * (1 - m["tau_int_T"] / m["tau_int_G"])})
+        rows.append(
+            {
+                "benchmark": bench,
+                "label": BENCHMARK_LABELS.get(bench, bench),
+                "n_rbms": len(per_rbm),
+                "n_chains": len(d),
+                "tau_G": m["tau_ar_G"],
+                "tau_T": m["tau_ar_T"],
+                "gain_percent": 100 * (1 - m["tau_ar_T"] / m["tau_ar_G"]),
+                "rbms_with_positive_gain": int((rbm_gain > 0).sum()),
+                "tau_int_G": m["tau_int_G"],
+                "tau_int_T": m["tau_int_T"],
+                "gain_int_percent": 100 * (1 - m["tau_int_T"] / m["tau_int_G"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -68,8 +91,17 @@ def table3(runs: dict[str, dict]) -> pd.DataFrame:
     for bench, d in runs.items():
         for name in OPERATOR_NAMES:
             q25, q50, q75 = quartiles(d[f"changes_{name}"])
-            rows.append({"benchmark": bench, "label": BENCHMARK_LABELS[bench], "operator": name,
-                         "n_rbms": len(d["repeat"]), "q25": q25, "median": q50, "q75": q75})
+            rows.append(
+                {
+                    "benchmark": bench,
+                    "label": BENCHMARK_LABELS[bench],
+                    "operator": name,
+                    "n_rbms": len(d["repeat"]),
+                    "q25": q25,
+                    "median": q50,
+                    "q75": q75,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -85,9 +117,20 @@ def table4(runs: dict[str, dict], max_steps: int) -> pd.DataFrame:
             x = np.asarray(d[f"first_{name}"], dtype=np.float64).ravel()
             x = x[~np.isnan(x)]
             q25, q50, q75 = quartiles(x)
-            rows.append({"benchmark": bench, "label": BENCHMARK_LABELS[bench], "operator": name,
-                         "n_rbms": len(d["repeat"]), "n_starts": len(x), "q25": q25, "median": q50, "q75": q75,
-                         "censored": float(np.mean(np.isinf(x))), "max_steps": int(max_steps)})
+            rows.append(
+                {
+                    "benchmark": bench,
+                    "label": BENCHMARK_LABELS[bench],
+                    "operator": name,
+                    "n_rbms": len(d["repeat"]),
+                    "n_starts": len(x),
+                    "q25": q25,
+                    "median": q50,
+                    "q75": q75,
+                    "censored": float(np.mean(np.isinf(x))),
+                    "max_steps": int(max_steps),
+                }
+            )
     return pd.DataFrame(rows)
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...models.exact.rbm import log_partition, mean_log_likelihood
 from ...learning.cd import train_rbm
 from ...learning.optimizers import SGD
 from ...learning.pt_training import train_rbm_pt
+from ...models.exact.rbm import log_partition, mean_log_likelihood
 from ...models.rbm import RBM
 from ...sampling.operators import operator_from_name
 from ...sampling.streams import ChainStreams
@@ -28,8 +28,9 @@ def init_rbm(n_visible: int, n_hidden: int, rng: np.random.Generator, std: float
     return RBM(rng.normal(0, std, (n_visible, n_hidden)), rng.normal(0, std, n_visible), rng.normal(0, std, n_hidden))
 
 
-def train(bench: Benchmark, recipe: dict, op_name: str, repeat: int, seed: int, key: str,
-          eval_every: int | None = None) -> tuple[RBM, np.ndarray, np.ndarray]:
+def train(
+    bench: Benchmark, recipe: dict, op_name: str, repeat: int, seed: int, key: str, eval_every: int | None = None
+) -> tuple[RBM, np.ndarray, np.ndarray]:
     """Train one RBM of ``bench`` with ``recipe``; exact log-likelihood every ``eval_every`` updates.
 
     recipe: ``algorithm`` ("cd", "pcd", "pt"), ``k`` (sweeps per update or
@@ -53,20 +54,34 @@ def train(bench: Benchmark, recipe: dict, op_name: str, repeat: int, seed: int, 
     def evaluate(t, model):
         return float(mean_log_likelihood(model, bench.X_eval, log_partition(model)))
 
-    common = {"operator": op, "batch_size": bench.batch_size, "n_updates": n_updates, "optimizer": SGD(float(recipe["lr"])),
-              "rng": data_rng, "callback": evaluate if eval_every else None,
-              "callback_every": int(eval_every or n_updates or 1)}
+    common = {
+        "operator": op,
+        "batch_size": bench.batch_size,
+        "n_updates": n_updates,
+        "optimizer": SGD(float(recipe["lr"])),
+        "rng": data_rng,
+        "callback": evaluate if eval_every else None,
+        "callback_every": int(eval_every or n_updates or 1),
+    }
     if alg in ("cd", "pcd"):
         streams = ChainStreams.from_seed(seed, PAPER, key, "chains", bench.name, alg, repeat, n_chains=B)
-        model, hist = train_rbm(rbm0, bench.X_train, k=int(recipe["k"]), persistent=(alg == "pcd"),
-                                streams=streams, **common)
+        model, hist = train_rbm(
+            rbm0, bench.X_train, k=int(recipe["k"]), persistent=(alg == "pcd"), streams=streams, **common
+        )
     elif alg == "pt":
         t = int(recipe["n_temperatures"])
         R = int(recipe.get("n_replicas") or B)
         streams = ChainStreams.from_seed(seed, PAPER, key, "chains", bench.name, alg, repeat, n_chains=R * t)
-        model, hist = train_rbm_pt(rbm0, bench.X_train, n_temperatures=t, k=int(recipe["k"]), streams=streams,
-                                   swap_rng=keyed_rng(seed, PAPER, key, "swaps", bench.name, repeat),
-                                   n_replicas=R, **common)
+        model, hist = train_rbm_pt(
+            rbm0,
+            bench.X_train,
+            n_temperatures=t,
+            k=int(recipe["k"]),
+            streams=streams,
+            swap_rng=keyed_rng(seed, PAPER, key, "swaps", bench.name, repeat),
+            n_replicas=R,
+            **common,
+        )
     else:
         raise ValueError(f"unknown algorithm {alg!r}: expected 'cd', 'pcd' or 'pt'")
     updates = np.array([h["update"] for h in hist], dtype=np.int64)

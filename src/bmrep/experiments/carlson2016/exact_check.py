@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 
 from ...estimators.ais import ais_log_partition
-from ...estimators.ladders import linear_betas
 from ...estimators.base import base_log_partition, data_marginal_base_bias
+from ...estimators.ladders import linear_betas
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
@@ -57,15 +57,32 @@ def exact_model_check(settings: dict, seed: int) -> pd.DataFrame:
         base_bias = data_marginal_base_bias(V, 1.0)
         lz = exact.log_partition(rbm)
         betas_ais = linear_betas(sweeps + 1)
-        ais = ais_log_partition(rbm, n_chains, betas_ais, ChainStreams.from_seed(seed, *key, "AIS", n_chains=n_chains), base_bias)
+        ais = ais_log_partition(
+            rbm, n_chains, betas_ais, ChainStreams.from_seed(seed, *key, "AIS", n_chains=n_chains), base_bias
+        )
         rows.append({"method": "AIS", "estimate": ais.log_z, "stderr": ais.stderr})
-        res, _ = raise_log_partition(rbm, V[:n_chains].astype(np.float64), betas_ais, ChainStreams.from_seed(seed, *key, "RAISE", n_chains=n_chains), base_bias)
+        res, _ = raise_log_partition(
+            rbm,
+            V[:n_chains].astype(np.float64),
+            betas_ais,
+            ChainStreams.from_seed(seed, *key, "RAISE", n_chains=n_chains),
+            base_bias,
+        )
         rows.append({"method": "RAISE", "estimate": res.estimate, "stderr": res.stderr})
         betas = linear_betas(K)
         log_prior = uniform_log_prior(K)
         run = rbm_tempered_run(
-            rbm, base_bias, betas=betas, log_prior=log_prior, n_chains=n_chains, init_iterations=10, init_sweeps=max(sweeps // 20, 1),
-            main_checkpoints=[sweeps], seed=seed, key=key + ("ST",), record=True,
+            rbm,
+            base_bias,
+            betas=betas,
+            log_prior=log_prior,
+            n_chains=n_chains,
+            init_iterations=10,
+            init_sweeps=max(sweeps // 20, 1),
+            main_checkpoints=[sweeps],
+            seed=seed,
+            key=key + ("ST",),
+            record=True,
         )
         _, lz_rts, lz_ts, se = run.checkpoints[-1]
         rows.append({"method": "RTS", "estimate": lz_rts[-1], "stderr": se[-1]})

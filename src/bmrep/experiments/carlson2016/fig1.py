@@ -44,7 +44,11 @@ def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, see
     betas = linear_betas(K)
     log_prior = uniform_log_prior(K)
     exact_lz = np.array([exact.log_partition(rbm, float(b), base_bias) for b in betas])
-    n_chains, sweeps, n_it = int(settings["n_chains"]), int(settings["sweeps_per_iteration"]), int(settings["n_iterations"])
+    n_chains, sweeps, n_it = (
+        int(settings["n_chains"]),
+        int(settings["sweeps_per_iteration"]),
+        int(settings["n_iterations"]),
+    )
     rows = []
     for variant, rb in (("RB", True), ("TS", False)):
         key = ("carlson2016", "fig1", variant)
@@ -54,7 +58,14 @@ def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, see
 
         def one_iteration(lz):
             s, _, _ = run_simulated_tempering(
-                state, rng.integers(0, K, n_chains), step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=sweeps, rng=rng
+                state,
+                rng.integers(0, K, n_chains),
+                step=rbm_step,
+                betas=betas,
+                log_prior=log_prior,
+                log_zhat=lz,
+                n_sweeps=sweeps,
+                rng=rng,
             )
             return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
 
@@ -62,16 +73,44 @@ def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, see
         conv = -1 if init.converged_at is None else init.converged_at
         for it, (lz, c) in enumerate(zip(init.log_zhat, init.c), start=1):
             for kk in range(K):
-                rows.append({"variant": variant, "stage": "initial", "iteration": it, "k": kk + 1, "beta": betas[kk], "log_zhat": lz[kk],
-                             "c": c[kk], "exact": exact_lz[kk], "converged_at": conv})
+                rows.append(
+                    {
+                        "variant": variant,
+                        "stage": "initial",
+                        "iteration": it,
+                        "k": kk + 1,
+                        "beta": betas[kk],
+                        "log_zhat": lz[kk],
+                        "c": c[kk],
+                        "exact": exact_lz[kk],
+                        "converged_at": conv,
+                    }
+                )
         lz_start = init.log_zhat[(conv if conv > 0 else n_it) - 1]
         stats, _, _ = run_simulated_tempering(
-            state, rng.integers(0, K, n_chains), step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz_start,
-            n_sweeps=int(settings["final_sweeps"]), rng=rng,
+            state,
+            rng.integers(0, K, n_chains),
+            step=rbm_step,
+            betas=betas,
+            log_prior=log_prior,
+            log_zhat=lz_start,
+            n_sweeps=int(settings["final_sweeps"]),
+            rng=rng,
         )
         lz_final = stats.rts(log_prior, lz_start) if rb else stats.ts(log_prior, lz_start)
         c_final = stats.c if rb else (stats.counts.sum(0) + 0.1) / (stats.counts.sum() + 0.1 * K)
         for kk in range(K):
-            rows.append({"variant": variant, "stage": "final", "iteration": n_it + 1, "k": kk + 1, "beta": betas[kk], "log_zhat": lz_final[kk],
-                         "c": c_final[kk], "exact": exact_lz[kk], "converged_at": conv})
+            rows.append(
+                {
+                    "variant": variant,
+                    "stage": "final",
+                    "iteration": n_it + 1,
+                    "k": kk + 1,
+                    "beta": betas[kk],
+                    "log_zhat": lz_final[kk],
+                    "c": c_final[kk],
+                    "exact": exact_lz[kk],
+                    "converged_at": conv,
+                }
+            )
     return pd.DataFrame(rows)

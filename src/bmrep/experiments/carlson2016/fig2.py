@@ -36,7 +36,12 @@ def _gmm_estimates(delta, k, betas, log_prior, log_zhat, n_samples) -> dict:
     except MBARConvergenceError:
         out["MBAR"] = np.nan
     ti = ti_log_z(delta, k, betas, 0.0, log_prior=log_prior, log_zhat=log_zhat)
-    names = {"TI-riemann": "TI Riemann", "TI-trapezoid": "TI trap", "TI-trapezoid-corrected": "TI trap corrected", "TI-RB": "TI-RB"}
+    names = {
+        "TI-riemann": "TI Riemann",
+        "TI-trapezoid": "TI trap",
+        "TI-trapezoid-corrected": "TI trap corrected",
+        "TI-RB": "TI-RB",
+    }
     out.update({names[n]: r.estimate for n, r in ti.items()})
     return out
 
@@ -69,7 +74,9 @@ def fig2_gaussian_mixture_repeat(settings: dict, repeat: int, seed: int) -> pd.D
     log_prior = uniform_log_prior(K)
     rng = make_rng(seed, "carlson2016", "fig2", int(repeat))
     n_chains = int(settings["n_chains"])
-    hmc = TemperedHMC(gm.log_f_tempered, gm.grad_log_f_tempered, betas, float(settings["step_size"]), int(settings["n_leapfrog"]))
+    hmc = TemperedHMC(
+        gm.log_f_tempered, gm.grad_log_f_tempered, betas, float(settings["step_size"]), int(settings["n_leapfrog"])
+    )
     x = rng.normal(0.0, gm.base_scale, size=(n_chains, gm.dim))
 
     def step(state, cb):
@@ -77,18 +84,46 @@ def fig2_gaussian_mixture_repeat(settings: dict, repeat: int, seed: int) -> pd.D
         return gm.delta(state)
 
     lz = np.zeros(K)  # log Z_1 = 0: the base is normalised
-    stats, k, _ = run_simulated_tempering(x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(settings["warmup"]), rng=rng)
+    stats, k, _ = run_simulated_tempering(
+        x,
+        rng.integers(0, K, n_chains),
+        step=step,
+        betas=betas,
+        log_prior=log_prior,
+        log_zhat=lz,
+        n_sweeps=int(settings["warmup"]),
+        rng=rng,
+    )
     hmc.freeze()
 
     def one_iteration(lz_):
-        s, _, _ = run_simulated_tempering(x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=log_prior, log_zhat=lz_, n_sweeps=int(settings["init_sweeps"]), rng=rng)
+        s, _, _ = run_simulated_tempering(
+            x,
+            rng.integers(0, K, n_chains),
+            step=step,
+            betas=betas,
+            log_prior=log_prior,
+            log_zhat=lz_,
+            n_sweeps=int(settings["init_sweeps"]),
+            rng=rng,
+        )
         return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
 
     init = initial_iterations(one_iteration, log_prior, lz, int(settings["init_iterations"]), stop=False)
     lz = init.final_log_zhat
     counts = sorted(int(s) for s in settings["samples"])
     n_sweeps = -(-counts[-1] // n_chains)
-    _, _, rec = run_simulated_tempering(x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=n_sweeps, rng=rng, record=True)
+    _, _, rec = run_simulated_tempering(
+        x,
+        rng.integers(0, K, n_chains),
+        step=step,
+        betas=betas,
+        log_prior=log_prior,
+        log_zhat=lz,
+        n_sweeps=n_sweeps,
+        rng=rng,
+        record=True,
+    )
     delta, kk = rec.delta.ravel(), rec.k.ravel()  # sweep-major: a prefix is the first sweeps
     rows = []
     for n in counts:

@@ -14,7 +14,16 @@ from ...sampling.streams import ChainStreams
 from .tempered import DTYPES, init_sweeps_of, rbm_tempered_run
 
 
-def fig3_repeat(rbm: RBM, base_bias: np.ndarray, V_test: np.ndarray, settings: dict, method: str, repeat: int, seed: int, model_name: str) -> pd.DataFrame:
+def fig3_repeat(
+    rbm: RBM,
+    base_bias: np.ndarray,
+    V_test: np.ndarray,
+    settings: dict,
+    method: str,
+    repeat: int,
+    seed: int,
+    model_name: str,
+) -> pd.DataFrame:
     """Sec. 4.2 / Fig. 3, one repeat of one method at every sweep budget.
 
     RTS: K temperatures, the optional AIS pass for the starting log Zhat
@@ -56,9 +65,18 @@ def fig3_repeat(rbm: RBM, base_bias: np.ndarray, V_test: np.ndarray, settings: d
         if min(main) < 1:
             raise ValueError(f"smallest budget {budgets[0]} does not exceed the {init_cost} initial sweeps")
         run = rbm_tempered_run(
-            rbm, base_bias, betas=linear_betas(K), log_prior=uniform_log_prior(K), n_chains=n_chains,
-            init_iterations=int(settings["init_iterations"]), init_sweeps=int(settings["init_sweeps"]),
-            main_checkpoints=main, seed=seed, key=key, dtype=dtype, init=settings["init"],
+            rbm,
+            base_bias,
+            betas=linear_betas(K),
+            log_prior=uniform_log_prior(K),
+            n_chains=n_chains,
+            init_iterations=int(settings["init_iterations"]),
+            init_sweeps=int(settings["init_sweeps"]),
+            main_checkpoints=main,
+            seed=seed,
+            key=key,
+            dtype=dtype,
+            init=settings["init"],
         )
         for b, (_, lz_rts, lz_ts, se) in zip(budgets, run.checkpoints):
             rows.append({"method": "RTS", "sweeps": b, "estimate": lz_rts[-1], "stderr": se[-1]})
@@ -80,7 +98,9 @@ def fig3_repeat(rbm: RBM, base_bias: np.ndarray, V_test: np.ndarray, settings: d
     return df
 
 
-def fig3_truth(rbm: RBM, base_bias: np.ndarray, settings: dict, seed: int, model_name: str) -> tuple[pd.DataFrame, np.ndarray]:
+def fig3_truth(
+    rbm: RBM, base_bias: np.ndarray, settings: dict, seed: int, model_name: str
+) -> tuple[pd.DataFrame, np.ndarray]:
     """The reference log Z: average of one long AIS and one long RTS run (paper: 10^6 samples each).
 
     Parameters
@@ -108,17 +128,39 @@ def fig3_truth(rbm: RBM, base_bias: np.ndarray, settings: dict, seed: int, model
     K = int(settings["K"])
     key = ("carlson2016", "fig3_truth", model_name)
     run = rbm_tempered_run(
-        rbm, base_bias, betas=linear_betas(K), log_prior=uniform_log_prior(K), n_chains=n_chains,
-        init_iterations=int(settings["init_iterations"]), init_sweeps=int(settings["init_sweeps"]),
-        main_checkpoints=[sweeps], seed=seed, key=key + ("RTS",), dtype=dtype, init=settings["init"],
+        rbm,
+        base_bias,
+        betas=linear_betas(K),
+        log_prior=uniform_log_prior(K),
+        n_chains=n_chains,
+        init_iterations=int(settings["init_iterations"]),
+        init_sweeps=int(settings["init_sweeps"]),
+        main_checkpoints=[sweeps],
+        seed=seed,
+        key=key + ("RTS",),
+        dtype=dtype,
+        init=settings["init"],
     )
     _, lz_rts, _, se_rts = run.checkpoints[-1]
-    ais = ais_log_partition(rbm, n_chains, piecewise_betas(sweeps + 1), ChainStreams.from_seed(seed, *key, "AIS", n_chains=n_chains), base_bias, dtype=dtype)
+    ais = ais_log_partition(
+        rbm,
+        n_chains,
+        piecewise_betas(sweeps + 1),
+        ChainStreams.from_seed(seed, *key, "AIS", n_chains=n_chains),
+        base_bias,
+        dtype=dtype,
+    )
     truth = 0.5 * (lz_rts[-1] + ais.log_z)
     return pd.DataFrame(
         [
             {"model": model_name, "method": "RTS", "estimate": lz_rts[-1], "stderr": se_rts[-1], "sweeps": sweeps},
             {"model": model_name, "method": "AIS", "estimate": ais.log_z, "stderr": ais.stderr, "sweeps": sweeps},
-            {"model": model_name, "method": "truth", "estimate": truth, "stderr": 0.5 * np.hypot(se_rts[-1], ais.stderr), "sweeps": 2 * sweeps},
+            {
+                "model": model_name,
+                "method": "truth",
+                "estimate": truth,
+                "stderr": 0.5 * np.hypot(se_rts[-1], ais.stderr),
+                "sweeps": 2 * sweeps,
+            },
         ]
     ), np.asarray(lz_rts)

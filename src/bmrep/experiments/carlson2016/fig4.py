@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators.ladders import linear_betas
 from ...estimators.base import base_log_partition
+from ...estimators.ladders import linear_betas
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
 from ...estimators.rts import rts_log_z, ts_log_z, uniform_log_prior
 from ...estimators.ti import ti_log_z
@@ -16,7 +16,9 @@ from ...seeds import rng as make_rng
 from .tempered import DTYPES, rbm_tempered_run
 
 
-def fig4_temperatures(rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, seed: int, log_z_curve: tuple | None = None) -> pd.DataFrame:
+def fig4_temperatures(
+    rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, seed: int, log_z_curve: tuple | None = None
+) -> pd.DataFrame:
     """Sec. 4.3 / Fig. 4 for one K: one long tempered run, bootstrap subsets, estimates per method.
 
     ``log_z_curve`` = (betas, log Z(beta)) from a previous run initialises
@@ -54,9 +56,19 @@ def fig4_temperatures(rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, s
     lz0 = None if log_z_curve is None else np.interp(betas, log_z_curve[0], log_z_curve[1])
     key = ("carlson2016", "fig4", int(K))
     run = rbm_tempered_run(
-        rbm, base_bias, betas=betas, log_prior=log_prior, n_chains=n_chains,
-        init_iterations=int(settings["init_iterations"]), init_sweeps=int(settings["init_sweeps"]),
-        main_checkpoints=[int(settings["n_sweeps"])], seed=seed, key=key, dtype=dtype, log_zhat0=lz0, record=True,
+        rbm,
+        base_bias,
+        betas=betas,
+        log_prior=log_prior,
+        n_chains=n_chains,
+        init_iterations=int(settings["init_iterations"]),
+        init_sweeps=int(settings["init_sweeps"]),
+        main_checkpoints=[int(settings["n_sweeps"])],
+        seed=seed,
+        key=key,
+        dtype=dtype,
+        log_zhat0=lz0,
+        record=True,
         burn_in=int(settings["burn_in"]),
     )
     delta, kk = run.record.delta.ravel(), run.record.k.ravel().astype(np.int64)

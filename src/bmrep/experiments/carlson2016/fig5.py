@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from ...estimators.ais import ais_log_partition
-from ...estimators.ladders import linear_betas
 from ...estimators.base import base_log_partition, data_marginal_base_bias
+from ...estimators.ladders import linear_betas
 from ...estimators.rts import exponential_log_prior, initial_iterations, partial_update, run_simulated_tempering
 from ...learning.cd import train_rbm
 from ...learning.optimizers import Adam
@@ -21,7 +21,9 @@ from ...seeds import rng as make_rng
 from . import PAPER
 
 
-def fig5_track_training(X_train: np.ndarray, X_valid: np.ndarray, settings: dict, seed: int, log=None) -> tuple[RBM, pd.DataFrame, dict]:
+def fig5_track_training(
+    X_train: np.ndarray, X_valid: np.ndarray, settings: dict, seed: int, log=None
+) -> tuple[RBM, pd.DataFrame, dict]:
     """Sec. 4.4 / Fig. 5: RBM training with tempered persistent chains and a running RTS log Z.
 
     1. CD-1 pretraining (Adam).
@@ -69,8 +71,16 @@ def fig5_track_training(X_train: np.ndarray, X_valid: np.ndarray, settings: dict
     bs = int(settings["batch_size"])
     t0 = time.time()
     rbm, _ = train_rbm(
-        rbm0, X, operator=Gibbs(), k=1, persistent=False, batch_size=bs, n_updates=int(settings["pretrain_updates"]),
-        optimizer=Adam(float(settings["pretrain_learning_rate"])), streams=ChainStreams.from_seed(seed, *key, "pretrain", n_chains=bs), rng=rng,
+        rbm0,
+        X,
+        operator=Gibbs(),
+        k=1,
+        persistent=False,
+        batch_size=bs,
+        n_updates=int(settings["pretrain_updates"]),
+        optimizer=Adam(float(settings["pretrain_learning_rate"])),
+        streams=ChainStreams.from_seed(seed, *key, "pretrain", n_chains=bs),
+        rng=rng,
     )
     rbm = rbm.copy()
     K = int(settings["K"])
@@ -84,7 +94,14 @@ def fig5_track_training(X_train: np.ndarray, X_valid: np.ndarray, settings: dict
 
     def one_iteration(lz):
         s, _, _ = run_simulated_tempering(
-            state, trng.integers(0, K, n_chains), step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(settings["init_sweeps"]), rng=trng
+            state,
+            trng.integers(0, K, n_chains),
+            step=rbm_step,
+            betas=betas,
+            log_prior=log_prior,
+            log_zhat=lz,
+            n_sweeps=int(settings["init_sweeps"]),
+            rng=trng,
         )
         return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
 
@@ -106,8 +123,11 @@ def fig5_track_training(X_train: np.ndarray, X_valid: np.ndarray, settings: dict
         row = {"iteration": t, "train_rts": tr, "valid_rts": va, "log_z_rts": lz_now[-1]}
         if t % ais_every == 0 or t == n_updates:
             ais = ais_log_partition(
-                rbm, int(settings["ais_runs"]), linear_betas(int(settings["ais_betas"])),
-                ChainStreams.from_seed(seed, *key, "ais", t, n_chains=int(settings["ais_runs"])), base_bias,
+                rbm,
+                int(settings["ais_runs"]),
+                linear_betas(int(settings["ais_betas"])),
+                ChainStreams.from_seed(seed, *key, "ais", t, n_chains=int(settings["ais_runs"])),
+                base_bias,
             )
             tr_a, va_a = mean_ll(ais.log_z)
             row.update({"train_ais": tr_a, "valid_ais": va_a, "log_z_ais": ais.log_z, "ais_stderr": ais.stderr})
@@ -119,7 +139,14 @@ def fig5_track_training(X_train: np.ndarray, X_valid: np.ndarray, settings: dict
     for t in range(1, n_updates + 1):
         state.set_rbm(rbm)
         stats, k, _ = run_simulated_tempering(
-            state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(settings["sweeps_per_update"]), rng=trng
+            state,
+            k,
+            step=rbm_step,
+            betas=betas,
+            log_prior=log_prior,
+            log_zhat=lz,
+            n_sweeps=int(settings["sweeps_per_update"]),
+            rng=trng,
         )
         # model term: states of the last sweep weighted by q(beta_K | x)
         dlt = state.delta()

@@ -99,8 +99,15 @@ def rbm_tempered_run(
     if log_zhat0 is not None:
         lz0 = np.asarray(log_zhat0, np.float64).copy()
     elif init == "ais":
-        lz0 = ais_log_partition(rbm, n_chains, betas, ChainStreams.from_seed(seed, *key, "ais_init", n_chains=n_chains), base_bias,
-                                dtype=dtype, record_partial=True).partial_log_z
+        lz0 = ais_log_partition(
+            rbm,
+            n_chains,
+            betas,
+            ChainStreams.from_seed(seed, *key, "ais_init", n_chains=n_chains),
+            base_bias,
+            dtype=dtype,
+            record_partial=True,
+        ).partial_log_z
     elif init == "flat":
         lz0 = np.full(K, log_z1)
     else:
@@ -109,7 +116,14 @@ def rbm_tempered_run(
 
     def one_iteration(lz):
         s, _, _ = run_simulated_tempering(
-            state, rng.integers(0, K, n_chains), step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=init_sweeps, rng=rng
+            state,
+            rng.integers(0, K, n_chains),
+            step=rbm_step,
+            betas=betas,
+            log_prior=log_prior,
+            log_zhat=lz,
+            n_sweeps=init_sweeps,
+            rng=rng,
         )
         return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
 
@@ -117,12 +131,23 @@ def rbm_tempered_run(
     lz = init_hist.final_log_zhat
     k = rng.integers(0, K, n_chains)
     if burn_in > 0:  # discarded: lets x settle at its temperature before anything is recorded
-        _, k, _ = run_simulated_tempering(state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(burn_in), rng=rng)
+        _, k, _ = run_simulated_tempering(
+            state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(burn_in), rng=rng
+        )
     stats = TemperingStats(K, n_chains)
     checkpoints, records, done = [], [], 0
     for target in sorted(int(c) for c in main_checkpoints):
         stats, k, rec = run_simulated_tempering(
-            state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=target - done, rng=rng, stats=stats, record=record
+            state,
+            k,
+            step=rbm_step,
+            betas=betas,
+            log_prior=log_prior,
+            log_zhat=lz,
+            n_sweeps=target - done,
+            rng=rng,
+            stats=stats,
+            record=record,
         )
         done = target
         if rec is not None:

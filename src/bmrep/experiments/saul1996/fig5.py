@@ -10,8 +10,9 @@ from ...models.sbn import random_layered_network
 from ...seeds import rng as keyed_rng
 
 
-def fig5_networks(root_seed: int, indices, *, sizes=(2, 4, 6), low=-1.0, high=1.0, tol=1e-10,
-                  max_iter=1000) -> dict[str, np.ndarray]:
+def fig5_networks(
+    root_seed: int, indices, *, sizes=(2, 4, 6), low=-1.0, high=1.0, tol=1e-10, max_iter=1000
+) -> dict[str, np.ndarray]:
     """Mean-field bound vs exact ln P(V) on random layered networks, bottom layer all 0 (section 3).
 
     Network ``k`` draws its weights and biases U[low, high] from the stream

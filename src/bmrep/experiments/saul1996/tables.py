@@ -78,16 +78,23 @@ def classification_tables(bounds: np.ndarray, data: dict, *, baselines: dict) ->
 
     rows = [row("nearest neighbour", nearest_neighbour_predict(data["X_train"], data["y_train"], data["X_test"]))]
     bp = baselines.get("back-propagation")
-    rows.append(row("back-propagation", backprop_predict(data["X_train"], data["y_train"], data["X_test"], **bp)
-                    if bp else None))
+    rows.append(
+        row(
+            "back-propagation", backprop_predict(data["X_train"], data["y_train"], data["X_test"], **bp) if bp else None
+        )
+    )
     rows.append(row("wake-sleep", None))
     rows.append(row("mean field", pred))
     table2 = pd.DataFrame(rows)
 
     n_vis = np.asarray(data["X_test"]).shape[1]
     scores = [bounds[y == d, d].mean() / (n_vis * np.log(2.0)) for d in range(10)]
-    table3 = pd.DataFrame({"digit": [str(d) for d in range(10)] + ["all"],
-                           "score": scores + [float(np.mean(scores))],
-                           "paper_score": PAPER_TABLE3 + [PAPER_TABLE3_ALL],
-                           "n_test": [int((y == d).sum()) for d in range(10)] + [len(y)]})
+    table3 = pd.DataFrame(
+        {
+            "digit": [str(d) for d in range(10)] + ["all"],
+            "score": scores + [float(np.mean(scores))],
+            "paper_score": PAPER_TABLE3 + [PAPER_TABLE3_ALL],
+            "n_test": [int((y == d).sum()) for d in range(10)] + [len(y)],
+        }
+    )
     return {"table1": table1, "table2": table2, "table3": table3}

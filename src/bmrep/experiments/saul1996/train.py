@@ -17,12 +17,21 @@ def initial_network(sizes, init_std: float, rng: np.random.Generator) -> Sigmoid
 def bottom_visible(sizes) -> np.ndarray:
     """Mask of the visible units: the bottom layer (the 8x8 image) of a top-down layered network."""
     vis = np.zeros(sum(sizes), dtype=bool)
-    vis[-int(sizes[-1]):] = True
+    vis[-int(sizes[-1]) :] = True
     return vis
 
 
-def train_digit_network(X: np.ndarray, *, sizes, learning_rate: float, n_sweeps: int, init_std: float,
-                        rng: np.random.Generator, tol: float, max_iter: int):
+def train_digit_network(
+    X: np.ndarray,
+    *,
+    sizes,
+    learning_rate: float,
+    n_sweeps: int,
+    init_std: float,
+    rng: np.random.Generator,
+    tol: float,
+    max_iter: int,
+):
     """One SBN per digit, trained on the bound (eqs. 26, 27), pattern by pattern (section 4).
 
     Returns
@@ -31,8 +40,16 @@ def train_digit_network(X: np.ndarray, *, sizes, learning_rate: float, n_sweeps:
     history : dict with ``mean_bound`` and ``mean_iterations`` per sweep
     """
     net = initial_network(sizes, init_std, rng)
-    return train_meanfield(net, X, bottom_visible(sizes), learning_rate=learning_rate, n_sweeps=n_sweeps,
-                           rng=rng, tol=tol, max_iter=max_iter)
+    return train_meanfield(
+        net,
+        X,
+        bottom_visible(sizes),
+        learning_rate=learning_rate,
+        n_sweeps=n_sweeps,
+        rng=rng,
+        tol=tol,
+        max_iter=max_iter,
+    )
 
 
 def test_bounds(net: SigmoidBeliefNetwork, X: np.ndarray, *, tol: float, max_iter: int, n_threads: int = 1):

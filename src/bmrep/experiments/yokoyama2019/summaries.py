@@ -24,7 +24,11 @@ def curve_table(arrays: dict, R: int, metric: str) -> pd.DataFrame:
     for si, s in enumerate(arrays["s"]):
         mean = vals[:, si].mean(0)
         sem = vals[:, si].std(0, ddof=1) / math.sqrt(n) if n > 1 else np.full_like(mean, np.nan)
-        rows.append(pd.DataFrame({"R": R, "s": s_label(s), "epoch": arrays["epochs"], "mean": mean, "sem": sem, "n_experiments": n}))
+        rows.append(
+            pd.DataFrame(
+                {"R": R, "s": s_label(s), "epoch": arrays["epochs"], "mean": mean, "sem": sem, "n_experiments": n}
+            )
+        )
     return pd.concat(rows, ignore_index=True)
 
 
@@ -49,7 +53,18 @@ def drbm_table(arrays: dict) -> pd.DataFrame:
         for metric in ("train_error", "test_error"):
             v = arrays[metric][:, si]
             sem = v.std(0, ddof=1) / math.sqrt(n) if n > 1 else np.full(v.shape[1], np.nan)
-            rows.append(pd.DataFrame({"s": s_label(s), "metric": metric, "epoch": arrays["epochs"], "mean": v.mean(0), "sem": sem, "n_experiments": n}))
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "s": s_label(s),
+                        "metric": metric,
+                        "epoch": arrays["epochs"],
+                        "mean": v.mean(0),
+                        "sem": sem,
+                        "n_experiments": n,
+                    }
+                )
+            )
     return pd.concat(rows, ignore_index=True)
 
 

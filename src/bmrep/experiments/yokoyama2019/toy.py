@@ -53,8 +53,31 @@ def toy_table(s_values, beta: float, n_hidden: int, w_max: float, n_points: int)
     w = np.linspace(-w_max, w_max, n_points)
     curves, stars = [], []
     for s in map(parse_s, s_values):
-        curves.append(pd.DataFrame({"s": s_label(s), "w": w, "alpha": toy_alpha(w, s, n_hidden), "loglik": toy_log_likelihood(w, s, beta, n_hidden)}))
+        curves.append(
+            pd.DataFrame(
+                {
+                    "s": s_label(s),
+                    "w": w,
+                    "alpha": toy_alpha(w, s, n_hidden),
+                    "loglik": toy_log_likelihood(w, s, beta, n_hidden),
+                }
+            )
+        )
         root = toy_w_star(s, beta, n_hidden)
-        opt = minimize_scalar(lambda x: -float(toy_log_likelihood(x, s, beta, n_hidden)), bounds=(0.0, 4 * root), method="bounded", options={"xatol": 1e-12})
-        stars.append({"s": s_label(s), "beta": beta, "n_hidden": n_hidden, "w_star": root, "w_star_argmax": opt.x, "loglik_at_w_star": float(toy_log_likelihood(root, s, beta, n_hidden))})
+        opt = minimize_scalar(
+            lambda x: -float(toy_log_likelihood(x, s, beta, n_hidden)),
+            bounds=(0.0, 4 * root),
+            method="bounded",
+            options={"xatol": 1e-12},
+        )
+        stars.append(
+            {
+                "s": s_label(s),
+                "beta": beta,
+                "n_hidden": n_hidden,
+                "w_star": root,
+                "w_star_argmax": opt.x,
+                "loglik_at_w_star": float(toy_log_likelihood(root, s, beta, n_hidden)),
+            }
+        )
     return pd.concat(curves, ignore_index=True), pd.DataFrame(stars)

@@ -78,7 +78,13 @@ def drbm_curves(
                 for bi in range(n_batches):
                     sel = orders[t][bi * batch_size : (bi + 1) * batch_size]
                     opt.step(params, drbm.gradient(params, x[sel], y[sel], s))
-    return {"train_error": train_err, "test_error": test_err, "epochs": np.array(eval_epochs), "experiments": np.array(experiments), "s": np.array(s_values)}
+    return {
+        "train_error": train_err,
+        "test_error": test_err,
+        "epochs": np.array(eval_epochs),
+        "experiments": np.array(experiments),
+        "s": np.array(s_values),
+    }
 
 
 def eval_epoch_grid(epochs: int, n_points: int) -> list[int]:

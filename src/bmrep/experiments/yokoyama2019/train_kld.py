@@ -95,4 +95,10 @@ def kld_curves(
             if t == epochs:
                 break
             opt.step(params, mv.cd_gradient(params, data, s, cd_k, gens))
-    return {"kld": kld, "loglik": loglik, "epochs": np.array(recorded), "experiments": np.array(experiments), "s": np.array(s_values)}
+    return {
+        "kld": kld,
+        "loglik": loglik,
+        "epochs": np.array(recorded),
+        "experiments": np.array(experiments),
+        "s": np.array(s_values),
+    }

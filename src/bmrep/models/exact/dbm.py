@@ -22,7 +22,9 @@ __all__ = ["log_partition", "log_unnormalized_v", "log_prob_v", "joint_log_proba
 
 def _check_enum(n: int, what: str) -> None:
     if n > MAX_DBM_ENUM_UNITS:
-        raise ValueError(f"exact enumeration over {what} needs 2^{n} states; at most 2^{MAX_DBM_ENUM_UNITS} are allowed")
+        raise ValueError(
+            f"exact enumeration over {what} needs 2^{n} states; at most 2^{MAX_DBM_ENUM_UNITS} are allowed"
+        )
 
 
 def log_partition(dbm: DBM, beta: float = 1.0, base_bias=None) -> float:
@@ -40,9 +42,12 @@ def log_partition(dbm: DBM, beta: float = 1.0, base_bias=None) -> float:
     H = all_states(F1)
     parts = []
     for s in range(0, H.shape[0], _CHUNK):
-        h1 = H[s:s + _CHUNK].astype(np.float64)
-        t = (h1 @ (beta * c1 + (1.0 - beta) * a1) + softplus(beta * (h1 @ W1.T + b) + (1.0 - beta) * a).sum(axis=1)
-             + softplus(beta * (h1 @ W2 + c2) + (1.0 - beta) * a2).sum(axis=1))
+        h1 = H[s : s + _CHUNK].astype(np.float64)
+        t = (
+            h1 @ (beta * c1 + (1.0 - beta) * a1)
+            + softplus(beta * (h1 @ W1.T + b) + (1.0 - beta) * a).sum(axis=1)
+            + softplus(beta * (h1 @ W2 + c2) + (1.0 - beta) * a2).sum(axis=1)
+        )
         parts.append(logsumexp(t))
     return float(logsumexp(parts))
 
@@ -73,9 +78,10 @@ def log_prob_v(dbm: DBM, V, log_z: float | None = None) -> np.ndarray:
 def joint_log_probabilities(dbm: DBM, beta: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """All joint states (v, h1, h2) as rows (ordered as ``all_states(D+F1+F2)``)
     and their exact log-probabilities under ``p_beta ∝ exp(-beta E)``.
-    Only for tiny models (D + F1 + F2 <= 20)."""
+    Only for tiny models (D + F1 + F2 <= 20).
+    """
     D, F1, F2 = dbm.shape
     _check_enum(D + F1 + F2, "(v, h1, h2)")
     X = all_states(D + F1 + F2).astype(np.float64)
-    lp = -check_beta(beta) * dbm.energy(X[:, :D], X[:, D:D + F1], X[:, D + F1:])
+    lp = -check_beta(beta) * dbm.energy(X[:, :D], X[:, D : D + F1], X[:, D + F1 :])
     return X, lp - logsumexp(lp)
