@@ -20,10 +20,9 @@ B13_CC = B13["classes"]
 
 # Helpers as lambdas (the linter wants no functions in rule files).
 b13_lr = lambda lr: f"{float(lr):g}"
-b13_keys = lambda section, *keys: {k: section[k] for k in keys}
 # The data settings one benchmark reads (the MNIST ones do not retrain the toy sets).
-b13_data = lambda w: b13_keys(
-    B13["data"], *(k for k in B13_DATA_KEYS[w.bench] if k in B13["data"])
+b13_data = lambda w: settings(
+    "bruegge2013/data", *(k for k in B13_DATA_KEYS[w.bench] if k in B13["data"])
 )
 # MNIST benchmarks read the binary MNIST file; the toy sets are generated in the job.
 b13_mnist = lambda w: (
@@ -64,7 +63,7 @@ rule bruegge2013_slem_shard:
     threads: 1
     params:
         code=code_version("bruegge2013/slem_shard.py"),
-        slem=b13_keys(B13_SLEM, "c_values", "n_rbms", "blend_alpha"),
+        slem=settings("bruegge2013/slem", "c_values", "n_rbms", "blend_alpha"),
         seed=SEED,
     script:
         "../scripts/bruegge2013/slem_shard.py"
@@ -229,7 +228,7 @@ rule bruegge2013_autocorr_shard:
         data=b13_data,
         sampling=lambda w: {
             "n_steps": B13_AC["models"][w.bench]["n_steps"],
-            **b13_keys(B13_AC, "burn_in", "n_chains", "max_lag"),
+            **settings("bruegge2013/autocorr", "burn_in", "n_chains", "max_lag"),
         },
         seed=SEED,
     script:
@@ -318,7 +317,7 @@ rule bruegge2013_classes_shard:
     threads: 1
     params:
         code=code_version("bruegge2013/classes_shard.py"),
-        sampling=b13_keys(B13_CC, "n_steps", "n_starts", "max_steps"),
+        sampling=settings("bruegge2013/classes", "n_steps", "n_starts", "max_steps"),
         seed=SEED,
     script:
         "../scripts/bruegge2013/classes_shard.py"
@@ -378,7 +377,7 @@ rule bruegge2013_claims:
         CONDA_ENV
     params:
         code=code_version("bruegge2013/claims.py"),
-        settings={"learning": b13_keys(B13_LEARN, "k")},
+        settings={"learning": settings("bruegge2013/learning", "k")},
         profile=PROFILE,
     script:
         "../scripts/bruegge2013/claims.py"
