@@ -165,10 +165,16 @@ def render_report_front(summary: pd.DataFrame, profile: str, titles: dict[str, s
     head = "".join(
         f"<th>{h}</th>" for h in ("claim", "statement", "paper", "estimate", "threshold", "verdict", "needed repeats")
     )
-    table = f'<table id="verdicts" border="1" cellpadding="4"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     lines = [f"Replication verdicts, profile {profile}", "=" * 60, ""]
     lines += [paper_line(p, summary[summary["paper"] == p]) for p in papers]
-    lines += ["", ".. raw:: html", "", "   " + table, "", intro.rstrip(), ""]
+    # One row a line: docutils refuses lines over 10000 characters.
+    table = [
+        '<table id="verdicts" border="1" cellpadding="4">',
+        f"<thead><tr>{head}</tr></thead><tbody>",
+        *rows,
+        "</tbody></table>",
+    ]
+    lines += ["", ".. raw:: html", "", *("   " + t for t in table), "", intro.rstrip(), ""]
     return "\n".join(lines)
 
 
