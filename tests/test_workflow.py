@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pandas as pd
 import pytest
+import yaml
 
 import browser
 from conftest import ROOT, run_snakemake
@@ -116,5 +118,13 @@ def test_smoke_profile_end_to_end(tmp_path):
     assert table.count('class="verdict"') == len(summary)
     for verdict in set(summary["verdict"]):
         assert f">{verdict}</td>" in table
+    # Captions are rendered from the config of the run (Jinja in workflow/report/*.rst):
+    # none keeps a template tag, and saul1996 Fig. 5 states the smoke profile's count.
+    files = json.loads(re.search(r"var results = (\{.*\});", dom).group(1))
+    captions = {name: " ".join(f["caption"].split()) for name, f in files.items()}
+    assert not [name for name, c in captions.items() if "{{" in c or "{%" in c]
+    n_networks = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())["saul1996"]["fig5"]["n_networks"]
+    (fig5,) = [c for name, c in captions.items() if name.endswith("saul1996/fig5.png")]
+    assert f"This run: profile <strong>smoke</strong>; {n_networks} random 2x4x6 networks." in fig5
     shot = browser.screenshot(report, ROOT / "results" / "smoke" / "report_screenshot.png")
     assert shot.stat().st_size > 10_000

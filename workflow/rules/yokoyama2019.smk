@@ -19,6 +19,9 @@ Y19_KLD_SHARDS = shards(Y19_KLD["n_experiments"], Y19_KLD["shard_size"])
 Y19_DRBM_SHARDS = shards(Y19_DRBM["n_experiments"], Y19_DRBM["shard_size"])
 # What the figure scripts of Figs. 2 and 3 read (the caption's settings included).
 Y19_KLD_FIGURE_KEYS = ("R_values", "n_experiments", "epochs", "adam_lr", "cd_k", "n_data")
+# What only the report captions of Figs. 2 and 3 state (a param of its own: the
+# figure scripts do not read it; the shards that do rerun the figures anyway).
+Y19_KLD_CAPTION_KEYS = ("s_values", "n_visible", "n_hidden_gen")
 
 
 wildcard_constraints:
@@ -61,6 +64,7 @@ rule yokoyama2019_fig2:
     params:
         code=code_version("yokoyama2019/kld_figure.py"),
         cfg=settings("yokoyama2019/kld", *Y19_KLD_FIGURE_KEYS),
+        caption=settings("yokoyama2019/kld", *Y19_KLD_CAPTION_KEYS),
         profile=PROFILE,
         metric="kld",
     script:
@@ -81,6 +85,7 @@ rule yokoyama2019_fig3:
     params:
         code=code_version("yokoyama2019/kld_figure.py"),
         cfg=settings("yokoyama2019/kld", *Y19_KLD_FIGURE_KEYS),
+        caption=settings("yokoyama2019/kld", *Y19_KLD_CAPTION_KEYS),
         profile=PROFILE,
         metric="loglik",
     script:
@@ -153,6 +158,8 @@ rule yokoyama2019_fig6:
         cfg=settings(
             "yokoyama2019/drbm", "n_experiments", "epochs", "adamax_lr", "batch_size", "n_hidden", "n_train", "n_test", "noise_sigma"
         ),
+        # stated by the report caption only (the shards read them)
+        caption=settings("yokoyama2019/drbm", "s_values", "n_eval"),
         profile=PROFILE,
     script:
         "../scripts/yokoyama2019/fig6.py"
