@@ -26,7 +26,6 @@ except ConfigError as err:
     sys.exit(str(err))
 
 
-
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/saul1996.smk"

@@ -27,7 +27,10 @@ def _one_line_error(proc) -> str:
     "args, expected",
     [
         (["--config", "seed=abc"], "invalid config: seed: 'abc' is not of type 'integer'"),
-        (["--config", "colour=blue"], "invalid config: <top level>: Additional properties are not allowed ('colour' was unexpected)"),
+        (
+            ["--config", "colour=blue"],
+            "invalid config: <top level>: Additional properties are not allowed ('colour' was unexpected)",
+        ),
         (["--config", "seed=-4"], "invalid config: seed: -4 is less than the minimum of 0"),
         (["--config", "papers=[]"], "invalid config: papers: must not be an empty list"),
         (["--config", "papers=[nature2020]"], "invalid config: papers.0: 'nature2020' is not one of"),
@@ -104,7 +107,9 @@ def test_smoke_profile_end_to_end(tmp_path):
     # rules' params are stable from one snakemake process to the next.
     args = ["--configfile=config/smoke.yaml", "--config", f"results_dir={res}", f"figures_dir={fig}"]
     proc = run_snakemake("-n", "all", *args, timeout=300)
-    assert proc.returncode == 0 and "Nothing to be done" in proc.stdout + proc.stderr, (proc.stdout + proc.stderr)[-3000:]
+    assert proc.returncode == 0 and "Nothing to be done" in proc.stdout + proc.stderr, (proc.stdout + proc.stderr)[
+        -3000:
+    ]
     report = tmp_path / "report.html"
     proc = run_snakemake("--report", str(report), *args, timeout=600)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]

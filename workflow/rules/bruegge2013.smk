@@ -21,13 +21,9 @@ B13_CC = B13["classes"]
 # Helpers as lambdas (the linter wants no functions in rule files).
 b13_lr = lambda lr: f"{float(lr):g}"
 # The data settings one benchmark reads (the MNIST ones do not retrain the toy sets).
-b13_data = lambda w: settings(
-    "bruegge2013/data", *(k for k in B13_DATA_KEYS[w.bench] if k in B13["data"])
-)
+b13_data = lambda w: settings("bruegge2013.data", *(k for k in B13_DATA_KEYS[w.bench] if k in B13["data"]))
 # MNIST benchmarks read the binary MNIST file; the toy sets are generated in the job.
-b13_mnist = lambda w: (
-    {"mnist": data("mnist_binary.npz")} if w.bench.startswith("mnist") else {}
-)
+b13_mnist = lambda w: ({"mnist": data("mnist_binary.npz")} if w.bench.startswith("mnist") else {})
 B13_LEARN_KEYS = [
     (bench, alg, op, b13_lr(lr))
     for bench in B13_LEARN["benchmarks"]
@@ -43,10 +39,7 @@ B13_CURVE_RECIPE = b13_learning_recipe(
     B13_CURVE["algorithm"],
     B13_CURVE["lr"],
 )
-B13_AC_SHARDS = {
-    b: shards(B13_AC["models"][b]["n_rbms"], B13_AC["shard_size"])
-    for b in B13_AC["benchmarks"]
-}
+B13_AC_SHARDS = {b: shards(B13_AC["models"][b]["n_rbms"], B13_AC["shard_size"]) for b in B13_AC["benchmarks"]}
 B13_CC_SHARDS = shards(B13_CC["n_rbms"], B13_CC["shard_size"])
 B13_BENCH = "bas|modes_0p1|modes_0p01|mnist|mnist500"
 
@@ -63,7 +56,7 @@ rule bruegge2013_slem_shard:
     threads: 1
     params:
         code=code_version("bruegge2013/slem_shard.py"),
-        slem=settings("bruegge2013/slem", "c_values", "n_rbms", "blend_alpha"),
+        slem=settings("bruegge2013.slem", "c_values", "n_rbms", "blend_alpha"),
         seed=SEED,
     script:
         "../scripts/bruegge2013/slem_shard.py"
@@ -95,9 +88,7 @@ rule bruegge2013_learning_shard:
     input:
         unpack(b13_mnist),
     output:
-        curves=results(
-            "bruegge2013/shards/learning/{bench}/{alg}_{op}_lr{lr}/{shard}.npz"
-        ),
+        curves=results("bruegge2013/shards/learning/{bench}/{alg}_{op}_lr{lr}/{shard}.npz"),
     log:
         logs("bruegge2013/learning/{bench}_{alg}_{op}_lr{lr}_{shard}.log"),
     wildcard_constraints:
@@ -111,14 +102,10 @@ rule bruegge2013_learning_shard:
     params:
         code=code_version("bruegge2013/learning_shard.py"),
         data=b13_data,
-        recipe=lambda w: b13_learning_recipe(
-            B13_LEARN, B13_CURVE, w.bench, w.alg, float(w.lr)
-        ),
+        recipe=lambda w: b13_learning_recipe(B13_LEARN, B13_CURVE, w.bench, w.alg, float(w.lr)),
         eval_every=B13_LEARN["eval_every"],
         seed=SEED,
-        repeats=lambda w: shard_repeats(
-            B13_LEARN["n_repeats"], B13_LEARN["shard_size"], w.shard
-        ),
+        repeats=lambda w: shard_repeats(B13_LEARN["n_repeats"], B13_LEARN["shard_size"], w.shard),
     script:
         "../scripts/bruegge2013/learning_shard.py"
 
@@ -203,9 +190,7 @@ rule bruegge2013_autocorr_models:
         data=b13_data,
         recipe=lambda w: B13_AC["models"][w.bench]["train"],
         seed=SEED,
-        repeats=lambda w: shard_repeats(
-            B13_AC["models"][w.bench]["n_rbms"], B13_AC["shard_size"], w.shard
-        ),
+        repeats=lambda w: shard_repeats(B13_AC["models"][w.bench]["n_rbms"], B13_AC["shard_size"], w.shard),
     script:
         "../scripts/bruegge2013/train_models.py"
 
@@ -228,7 +213,7 @@ rule bruegge2013_autocorr_shard:
         data=b13_data,
         sampling=lambda w: {
             "n_steps": B13_AC["models"][w.bench]["n_steps"],
-            **settings("bruegge2013/autocorr", "burn_in", "n_chains", "max_lag"),
+            **settings("bruegge2013.autocorr", "burn_in", "n_chains", "max_lag"),
         },
         seed=SEED,
     script:
@@ -317,15 +302,13 @@ rule bruegge2013_classes_shard:
     threads: 1
     params:
         code=code_version("bruegge2013/classes_shard.py"),
-        sampling=settings("bruegge2013/classes", "n_steps", "n_starts", "max_steps"),
+        sampling=settings("bruegge2013.classes", "n_steps", "n_starts", "max_steps"),
         seed=SEED,
     script:
         "../scripts/bruegge2013/classes_shard.py"
 
 
-b13_classes_shards = lambda bench: expand(
-    rules.bruegge2013_classes_shard.output.runs, bench=bench, shard=B13_CC_SHARDS
-)
+b13_classes_shards = lambda bench: expand(rules.bruegge2013_classes_shard.output.runs, bench=bench, shard=B13_CC_SHARDS)
 
 
 rule bruegge2013_table3:
@@ -377,7 +360,7 @@ rule bruegge2013_claims:
         CONDA_ENV
     params:
         code=code_version("bruegge2013/claims.py"),
-        settings={"learning": settings("bruegge2013/learning", "k")},
+        settings={"learning": settings("bruegge2013.learning", "k")},
         profile=PROFILE,
     script:
         "../scripts/bruegge2013/claims.py"

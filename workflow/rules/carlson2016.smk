@@ -32,24 +32,55 @@ C16_FIG3_LADDER = ("n_chains", "dtype", "K", "init", "init_iterations", "init_sw
 C16_READS = {
     "exact_check": ("exact_check", ("n_visible", "n_hidden", "weight_scales", "n_chains", "sweeps", "K")),
     # a shard's repeats are its own param: the count and shard size do not rerun finished shards
-    "fig2_shard": ("fig2", ("dim", "separation", "scale", "weight", "log_z", "base_scale", "K", "beta_power", "n_chains",
-                            "step_size", "n_leapfrog", "warmup", "init_iterations", "init_sweeps", "samples")),
+    "fig2_shard": (
+        "fig2",
+        (
+            "dim",
+            "separation",
+            "scale",
+            "weight",
+            "log_z",
+            "base_scale",
+            "K",
+            "beta_power",
+            "n_chains",
+            "step_size",
+            "n_leapfrog",
+            "warmup",
+            "init_iterations",
+            "init_sweeps",
+            "samples",
+        ),
+    ),
     "fig2": ("fig2", ("n_repeats", "dim", "K", "n_chains", "separation", "weight", "base_scale")),
     "fig3_truth": ("fig3", C16_FIG3_LADDER + ("truth_sweeps",)),
     "fig3_shard": ("fig3", C16_FIG3_LADDER),
     "fig3": ("fig3", ("n_repeats", "n_chains", "K", "truth_sweeps", "dtype")),
     # K is the job's wildcard and the model its input
-    "fig4_K": ("fig4", ("n_chains", "dtype", "init_iterations", "init_sweeps", "n_sweeps", "burn_in", "subset_size",
-                        "n_bootstrap", "n_bootstrap_mbar", "mbar_max_K")),
+    "fig4_K": (
+        "fig4",
+        (
+            "n_chains",
+            "dtype",
+            "init_iterations",
+            "init_sweeps",
+            "n_sweeps",
+            "burn_in",
+            "subset_size",
+            "n_bootstrap",
+            "n_bootstrap_mbar",
+            "mbar_max_K",
+        ),
+    ),
     "fig4": ("fig4", ("n_hidden", "n_bootstrap", "n_bootstrap_mbar", "subset_size", "n_chains", "n_sweeps")),
 }
-C16_CFG = {job: settings(f"carlson2016/{section}", *keys) for job, (section, keys) in C16_READS.items()}
+C16_CFG = {job: settings(f"carlson2016.{section}", *keys) for job, (section, keys) in C16_READS.items()}
 # What only a figure's report caption states (its shards or runs read these keys,
 # so a change to one reruns the figure anyway).
 C16_CAPTION = {
-    "fig2": settings("carlson2016/fig2", "samples", "warmup"),
-    "fig3": settings("carlson2016/fig3", "models", "init", "init_iterations", "init_sweeps"),
-    "fig4": settings("carlson2016/fig4", "Ks", "burn_in", "init_iterations"),
+    "fig2": settings("carlson2016.fig2", "samples", "warmup"),
+    "fig3": settings("carlson2016.fig3", "models", "init", "init_iterations", "init_sweeps"),
+    "fig4": settings("carlson2016.fig4", "Ks", "burn_in", "init_iterations"),
 }
 
 
@@ -68,10 +99,10 @@ rule carlson2016_train_mnist:
         data=data("mnist_binary.npz"),
     output:
         model=results("models/carlson2016/mnist_{model}.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/train_mnist_{model}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("carlson2016/train_mnist.py"),
@@ -85,10 +116,10 @@ rule carlson2016_train_mnist:
 rule carlson2016_exact_check:
     output:
         csv=results("carlson2016/exact_check.csv"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/exact_check.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("carlson2016/exact_check.py"),
@@ -105,16 +136,16 @@ rule carlson2016_fig1:
     output:
         csv=results("carlson2016/fig1.csv"),
         png=report(figures("carlson2016/fig1.png"), caption="../report/carlson2016_fig1.rst", category="carlson2016"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig1.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
+        **C16_BASE,
         code=code_version("carlson2016/fig1.py"),
         cfg=C16["fig1"],
         profile=PROFILE,
-        **C16_BASE,
     script:
         "../scripts/carlson2016/fig1.py"
 
@@ -122,10 +153,10 @@ rule carlson2016_fig1:
 rule carlson2016_fig2_shard:
     output:
         npz=results("carlson2016/shards/fig2/{shard}.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig2_shard_{shard}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("carlson2016/fig2_shard.py"),
@@ -143,10 +174,10 @@ rule carlson2016_fig2:
         estimates=results("carlson2016/fig2_estimates.csv"),
         csv=results("carlson2016/fig2.csv"),
         png=report(figures("carlson2016/fig2.png"), caption="../report/carlson2016_fig2.rst", category="carlson2016"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig2.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("carlson2016/fig2.py"),
@@ -164,15 +195,15 @@ rule carlson2016_fig3_truth:
     output:
         csv=results("carlson2016/fig3_truth_{model}.csv"),
         curve=results("carlson2016/fig3_truth_{model}_curve.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig3_truth_{model}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
+        **C16_BASE,
         code=code_version("carlson2016/fig3_truth.py"),
         cfg=C16_CFG["fig3_truth"],
-        **C16_BASE,
     script:
         "../scripts/carlson2016/fig3_truth.py"
 
@@ -183,17 +214,17 @@ rule carlson2016_fig3_shard:
         data=data("mnist_binary.npz"),
     output:
         npz=results("carlson2016/shards/fig3/{model}_{method}_{shard}.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig3_shard_{model}_{method}_{shard}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
+        **C16_BASE,
         code=code_version("carlson2016/fig3_shard.py"),
         cfg=C16_CFG["fig3_shard"],
         sweeps=lambda wc: C16_FIG3_MODELS[wc.model],
         repeats=lambda wc: list(shard_repeats(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"], wc.shard)),
-        **C16_BASE,
     script:
         "../scripts/carlson2016/fig3_shard.py"
 
@@ -211,10 +242,10 @@ rule carlson2016_fig3:
         estimates=results("carlson2016/fig3_estimates.csv"),
         csv=results("carlson2016/fig3.csv"),
         png=report(figures("carlson2016/fig3.png"), caption="../report/carlson2016_fig3.rst", category="carlson2016"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig3.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("carlson2016/fig3.py"),
@@ -232,15 +263,15 @@ rule carlson2016_fig4_K:
         curve=rules.carlson2016_fig3_truth.output.curve.format(model=C16_FIG4_MODEL),
     output:
         npz=results("carlson2016/shards/fig4/K{K}.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig4_K{K}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
+        **C16_BASE,
         code=code_version("carlson2016/fig4_K.py"),
         cfg=C16_CFG["fig4_K"],
-        **C16_BASE,
     script:
         "../scripts/carlson2016/fig4_K.py"
 
@@ -252,10 +283,10 @@ rule carlson2016_fig4:
     output:
         csv=results("carlson2016/fig4.csv"),
         png=report(figures("carlson2016/fig4.png"), caption="../report/carlson2016_fig4.rst", category="carlson2016"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig4.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("carlson2016/fig4.py"),
@@ -273,10 +304,10 @@ rule carlson2016_fig5:
         csv=results("carlson2016/fig5.csv"),
         model=results(f"models/carlson2016/dna_180x{C16['fig5']['n_hidden']}.npz"),
         png=report(figures("carlson2016/fig5.png"), caption="../report/carlson2016_fig5.rst", category="carlson2016"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/fig5.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("carlson2016/fig5.py"),
@@ -298,10 +329,10 @@ rule carlson2016_claims:
         fig5=rules.carlson2016_fig5.output.csv,
     output:
         claims_file("carlson2016"),
-    conda:
-        CONDA_ENV
     log:
         logs("carlson2016/claims.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("carlson2016/claims.py"),
         settings=dict(fig3_models=list(C16_FIG3_MODELS)),

@@ -75,19 +75,19 @@ def paper_config(paper):
 
 
 def settings(section, *keys):
-    """The keys of a config section (``"paper"`` or ``"paper/sub"``) that one rule's script reads.
+    """The keys of a config section (``"paper"`` or ``"paper.sub"``) that one rule's script reads.
 
     A rule passes only these as its params, so a change to another key (say,
     one figure's setting) does not rerun it.
     """
     node = config
-    for part in section.split("/"):
+    for part in section.split("."):
         if not isinstance(node, dict) or part not in node:
-            sys.exit(f"config: no section {section.replace('/', '.')}")
+            sys.exit(f"config: no section {section}")
         node = node[part]
     missing = [k for k in keys if k not in node]
     if missing:
-        sys.exit(f"config: {section.replace('/', '.')} has no key(s) {missing}")
+        sys.exit(f"config: {section} has no key(s) {missing}")
     return {k: node[k] for k in keys}
 
 

@@ -24,10 +24,10 @@ rule data:
 rule data_raw:
     output:
         data("raw/{raw}"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/raw/{raw}.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/fetch_raw.py"),
         mirror=config["data_mirror"],
@@ -49,10 +49,10 @@ rule data_mnist:
         **({} if SYNTHETIC_DATA else MNIST_RAW),
     output:
         data("mnist.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/mnist.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/mnist.py"),
         synthetic=SYNTHETIC_DATA,
@@ -65,10 +65,10 @@ rule data_mnist_binary:
         data("mnist.npz"),
     output:
         data("mnist_binary.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/mnist_binary.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/mnist_binary.py"),
     script:
@@ -80,10 +80,10 @@ rule data_usps8:
         data("raw/usps/usps.h5"),
     output:
         data("usps8.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/usps8.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/usps8.py"),
         seed=SEED,
@@ -96,10 +96,10 @@ rule data_mnist8:
         data("mnist.npz"),
     output:
         data("mnist8.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/mnist8.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/mnist8.py"),
         seed=SEED,
@@ -111,10 +111,10 @@ rule data_mnist8:
 rule data_digits8:
     output:
         data("digits8.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/digits8.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/digits8.py"),
         seed=SEED,
@@ -124,17 +124,13 @@ rule data_digits8:
 
 rule data_dna:
     input:
-        **(
-            {}
-            if SYNTHETIC_DATA
-            else {"train": data("raw/dna/dna.scale"), "test": data("raw/dna/dna.scale.t")}
-        ),
+        **({} if SYNTHETIC_DATA else {"train": data("raw/dna/dna.scale"), "test": data("raw/dna/dna.scale.t")}),
     output:
         data("dna.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/dna.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/dna.py"),
         seed=SEED,
@@ -146,10 +142,10 @@ rule data_dna:
 rule data_toys:
     output:
         data("toys.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("data/toys.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("data/toys.py"),
         seed=SEED,

@@ -24,10 +24,10 @@ rule summary:
         md=results("REPLICATION.md"),
         # The report's front page (Snakefile: report:), the verdict table.
         front=results("report_front.rst"),
-    conda:
-        CONDA_ENV
     log:
         logs("summary.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("common/summary.py"),
         profile=PROFILE,

@@ -15,7 +15,6 @@
 
 import re
 
-
 validate(config["salakhutdinov2010"], "../schemas/salakhutdinov2010.schema.yaml")
 
 S10 = paper_config("salakhutdinov2010")
@@ -45,13 +44,17 @@ S10_ALG_PATTERN = "|".join(re.escape(a) for a in S10_ALGS)
 
 rule salakhutdinov2010_fig2:
     output:
-        fig=report(figures("salakhutdinov2010/fig2.png"), caption="../report/salakhutdinov2010_fig2.rst", category="salakhutdinov2010"),
+        fig=report(
+            figures("salakhutdinov2010/fig2.png"),
+            caption="../report/salakhutdinov2010_fig2.rst",
+            category="salakhutdinov2010",
+        ),
         csv=results("salakhutdinov2010/fig2.csv"),
         occupation=results("salakhutdinov2010/fig2_occupation.csv"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/fig2.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("salakhutdinov2010/fig2.py"),
@@ -67,31 +70,40 @@ rule salakhutdinov2010_pretrain:
         data=data("mnist_binary.npz"),
     output:
         model=results("models/salakhutdinov2010/pretrained.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/pretrain.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("salakhutdinov2010/pretrain.py"),
-        cfg=settings("salakhutdinov2010", "n_validation", "n_visible", "n_hidden1", "n_hidden2", "batch_size", "dtype", "pretrain"),
+        cfg=settings(
+            "salakhutdinov2010",
+            "n_validation",
+            "n_visible",
+            "n_hidden1",
+            "n_hidden2",
+            "batch_size",
+            "dtype",
+            "pretrain",
+        ),
         seed=SEED,
     script:
         "../scripts/salakhutdinov2010/pretrain.py"
 
 
 rule salakhutdinov2010_train:
-    wildcard_constraints:
-        algorithm=S10_ALG_PATTERN,
     input:
         data=data("mnist_binary.npz"),
         pretrained=rules.salakhutdinov2010_pretrain.output.model,
     output:
         model=results("models/salakhutdinov2010/{algorithm}.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/train_{algorithm}.log"),
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("salakhutdinov2010/train.py"),
@@ -102,18 +114,18 @@ rule salakhutdinov2010_train:
 
 
 rule salakhutdinov2010_evaluate:
-    wildcard_constraints:
-        algorithm=S10_ALG_PATTERN,
     input:
         data=data("mnist_binary.npz"),
         model=rules.salakhutdinov2010_train.output.model,
     output:
         curve=results("salakhutdinov2010/eval/{algorithm}_curve.csv"),
         final=results("salakhutdinov2010/eval/{algorithm}_final.json"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/evaluate_{algorithm}.log"),
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("salakhutdinov2010/evaluate.py"),
@@ -129,10 +141,10 @@ rule salakhutdinov2010_table1:
         norb=S10_NORB,
     output:
         table=results("salakhutdinov2010/table1.csv"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/table1.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("salakhutdinov2010/table1.py"),
         cfg=settings("salakhutdinov2010", "norb_path"),
@@ -144,12 +156,16 @@ rule salakhutdinov2010_fig4_bound:
     input:
         curves=expand(rules.salakhutdinov2010_evaluate.output.curve, algorithm=S10_ALGS),
     output:
-        fig=report(figures("salakhutdinov2010/fig4_bound.png"), caption="../report/salakhutdinov2010_fig4_bound.rst", category="salakhutdinov2010"),
+        fig=report(
+            figures("salakhutdinov2010/fig4_bound.png"),
+            caption="../report/salakhutdinov2010_fig4_bound.rst",
+            category="salakhutdinov2010",
+        ),
         csv=results("salakhutdinov2010/fig4_bound.csv"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/fig4_bound.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("salakhutdinov2010/fig4_bound.py"),
         cfg=settings("salakhutdinov2010", "n_visible", "n_hidden1", "n_hidden2", "train", "evaluation"),
@@ -163,14 +179,22 @@ rule salakhutdinov2010_fig4_sampling:
         data=data("mnist_binary.npz"),
         model=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_SAMPLING_MODEL)[0],
     output:
-        samples=report(figures("salakhutdinov2010/fig4_samples.png"), caption="../report/salakhutdinov2010_fig4_samples.rst", category="salakhutdinov2010"),
-        temperature=report(figures("salakhutdinov2010/fig4_temperature.png"), caption="../report/salakhutdinov2010_fig4_temperature.rst", category="salakhutdinov2010"),
+        samples=report(
+            figures("salakhutdinov2010/fig4_samples.png"),
+            caption="../report/salakhutdinov2010_fig4_samples.rst",
+            category="salakhutdinov2010",
+        ),
+        temperature=report(
+            figures("salakhutdinov2010/fig4_temperature.png"),
+            caption="../report/salakhutdinov2010_fig4_temperature.rst",
+            category="salakhutdinov2010",
+        ),
         npz=results("salakhutdinov2010/fig4_sampling.npz"),
         summary=results("salakhutdinov2010/fig4_sampling.json"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/fig4_sampling.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("salakhutdinov2010/fig4_sampling.py"),
@@ -186,15 +210,21 @@ rule salakhutdinov2010_exact_check:
         data=data("mnist_binary.npz"),
     output:
         json=results("salakhutdinov2010/exact_check.json"),
-        fig=report(figures("salakhutdinov2010/ais_exact_check.png"), caption="../report/salakhutdinov2010_ais_exact_check.rst", category="salakhutdinov2010"),
-    conda:
-        CONDA_ENV
+        fig=report(
+            figures("salakhutdinov2010/ais_exact_check.png"),
+            caption="../report/salakhutdinov2010_ais_exact_check.rst",
+            category="salakhutdinov2010",
+        ),
     log:
         logs("salakhutdinov2010/exact_check.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("salakhutdinov2010/exact_check.py"),
-        cfg=settings("salakhutdinov2010", "n_validation", "batch_size", "pretrain", "train", "evaluation", "exact_check"),
+        cfg=settings(
+            "salakhutdinov2010", "n_validation", "batch_size", "pretrain", "train", "evaluation", "exact_check"
+        ),
         seed=SEED,
         profile=PROFILE,
     script:
@@ -211,10 +241,10 @@ rule salakhutdinov2010_claims:
         exact_check=rules.salakhutdinov2010_exact_check.output.json,
     output:
         claims_file("salakhutdinov2010"),
-    conda:
-        CONDA_ENV
     log:
         logs("salakhutdinov2010/claims.log"),
+    conda:
+        CONDA_ENV
     params:
         code=code_version("salakhutdinov2010/claims.py"),
         settings=settings("salakhutdinov2010"),

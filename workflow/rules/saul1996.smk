@@ -27,7 +27,7 @@ rule saul1996_fig2:
     threads: 1
     params:
         code=code_version("saul1996/fig2.py"),
-        cfg=settings("saul1996/fig2", "n_xi"),
+        cfg=settings("saul1996.fig2", "n_xi"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/fig2.py"
@@ -43,7 +43,7 @@ rule saul1996_fig5_shard:
     threads: 1
     params:
         code=code_version("saul1996/fig5_shard.py"),
-        cfg=settings("saul1996/fig5", "n_networks", "shard_size", "sizes", "weight_range", "solver"),
+        cfg=settings("saul1996.fig5", "n_networks", "shard_size", "sizes", "weight_range", "solver"),
         seed=SEED,
     script:
         "../scripts/saul1996/fig5_shard.py"
@@ -62,7 +62,7 @@ rule saul1996_fig5:
     threads: 1
     params:
         code=code_version("saul1996/fig5.py"),
-        cfg=settings("saul1996/fig5", "n_networks", "sizes", "weight_range"),
+        cfg=settings("saul1996.fig5", "n_networks", "sizes", "weight_range"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/fig5.py"
@@ -84,7 +84,7 @@ rule saul1996_train:
     threads: 1
     params:
         code=code_version("saul1996/train.py"),
-        cfg=settings("saul1996/classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "solver"),
+        cfg=settings("saul1996.classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "solver"),
         seed=SEED,
     script:
         "../scripts/saul1996/train.py"
@@ -113,7 +113,7 @@ rule saul1996_tables:
     params:
         code=code_version("saul1996/tables.py"),
         # sizes, sweeps, learning rate and init only label the figure's caption
-        cfg=settings("saul1996/classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "backprop"),
+        cfg=settings("saul1996.classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "backprop"),
         seed=SEED,
         profile=PROFILE,
     script:
@@ -137,7 +137,7 @@ rule saul1996_claims:
         CONDA_ENV
     params:
         code=code_version("saul1996/claims.py"),
-        settings=settings("saul1996/classifier", "datasets"),
+        settings=settings("saul1996.classifier", "datasets"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/claims.py"

@@ -31,15 +31,25 @@ wildcard_constraints:
 rule yokoyama2019_kld_shard:
     output:
         npz=results("yokoyama2019/shards/kld/R{R}/{shard}.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("yokoyama2019/kld_shard_R{R}_{shard}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("yokoyama2019/kld_shard.py"),
         cfg=settings(
-            "yokoyama2019/kld", "n_experiments", "shard_size", "s_values", "epochs", "adam_lr", "n_visible", "n_hidden_gen", "n_data", "cd_k", "record_every"
+            "yokoyama2019.kld",
+            "n_experiments",
+            "shard_size",
+            "s_values",
+            "epochs",
+            "adam_lr",
+            "n_visible",
+            "n_hidden_gen",
+            "n_data",
+            "cd_k",
+            "record_every",
         ),
         seed=SEED,
     script:
@@ -56,15 +66,15 @@ rule yokoyama2019_fig2:
         csv=results("yokoyama2019/fig2_kld.csv"),
         final=results("yokoyama2019/fig23_final_epoch.csv"),
         png=report(figures("yokoyama2019/fig2.png"), caption="../report/yokoyama2019_fig2.rst", category="yokoyama2019"),
-    conda:
-        CONDA_ENV
     log:
         logs("yokoyama2019/fig2.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("yokoyama2019/kld_figure.py"),
-        cfg=settings("yokoyama2019/kld", *Y19_KLD_FIGURE_KEYS),
-        caption=settings("yokoyama2019/kld", *Y19_KLD_CAPTION_KEYS),
+        cfg=settings("yokoyama2019.kld", *Y19_KLD_FIGURE_KEYS),
+        caption=settings("yokoyama2019.kld", *Y19_KLD_CAPTION_KEYS),
         profile=PROFILE,
         metric="kld",
     script:
@@ -77,15 +87,15 @@ rule yokoyama2019_fig3:
     output:
         csv=results("yokoyama2019/fig3_loglik.csv"),
         png=report(figures("yokoyama2019/fig3.png"), caption="../report/yokoyama2019_fig3.rst", category="yokoyama2019"),
-    conda:
-        CONDA_ENV
     log:
         logs("yokoyama2019/fig3.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("yokoyama2019/kld_figure.py"),
-        cfg=settings("yokoyama2019/kld", *Y19_KLD_FIGURE_KEYS),
-        caption=settings("yokoyama2019/kld", *Y19_KLD_CAPTION_KEYS),
+        cfg=settings("yokoyama2019.kld", *Y19_KLD_FIGURE_KEYS),
+        caption=settings("yokoyama2019.kld", *Y19_KLD_CAPTION_KEYS),
         profile=PROFILE,
         metric="loglik",
     script:
@@ -97,14 +107,14 @@ rule yokoyama2019_fig4:
         curves=results("yokoyama2019/fig4_curves.csv"),
         stars=results("yokoyama2019/fig4_w_star.csv"),
         png=report(figures("yokoyama2019/fig4.png"), caption="../report/yokoyama2019_fig4.rst", category="yokoyama2019"),
-    conda:
-        CONDA_ENV
     log:
         logs("yokoyama2019/fig4.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("yokoyama2019/fig4.py"),
-        cfg=settings("yokoyama2019/toy", "s_values", "beta", "n_hidden", "w_max", "n_points"),
+        cfg=settings("yokoyama2019.toy", "s_values", "beta", "n_hidden", "w_max", "n_points"),
         profile=PROFILE,
     script:
         "../scripts/yokoyama2019/fig4.py"
@@ -115,15 +125,15 @@ rule yokoyama2019_drbm_shard:
         mnist=rules.data_mnist.output[0],
     output:
         npz=results("yokoyama2019/shards/drbm/{shard}.npz"),
-    conda:
-        CONDA_ENV
     log:
         logs("yokoyama2019/drbm_shard_{shard}.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("yokoyama2019/drbm_shard.py"),
         cfg=settings(
-            "yokoyama2019/drbm",
+            "yokoyama2019.drbm",
             "n_experiments",
             "shard_size",
             "s_values",
@@ -148,18 +158,26 @@ rule yokoyama2019_fig6:
         csv=results("yokoyama2019/fig6_errors.csv"),
         final=results("yokoyama2019/fig6_final_epoch.csv"),
         png=report(figures("yokoyama2019/fig6.png"), caption="../report/yokoyama2019_fig6.rst", category="yokoyama2019"),
-    conda:
-        CONDA_ENV
     log:
         logs("yokoyama2019/fig6.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("yokoyama2019/fig6.py"),
         cfg=settings(
-            "yokoyama2019/drbm", "n_experiments", "epochs", "adamax_lr", "batch_size", "n_hidden", "n_train", "n_test", "noise_sigma"
+            "yokoyama2019.drbm",
+            "n_experiments",
+            "epochs",
+            "adamax_lr",
+            "batch_size",
+            "n_hidden",
+            "n_train",
+            "n_test",
+            "noise_sigma",
         ),
         # stated by the report caption only (the shards read them)
-        caption=settings("yokoyama2019/drbm", "s_values", "n_eval"),
+        caption=settings("yokoyama2019.drbm", "s_values", "n_eval"),
         profile=PROFILE,
     script:
         "../scripts/yokoyama2019/fig6.py"
@@ -172,16 +190,16 @@ rule yokoyama2019_claims:
         drbm_final=rules.yokoyama2019_fig6.output.final,
     output:
         claims_file("yokoyama2019"),
-    conda:
-        CONDA_ENV
     log:
         logs("yokoyama2019/claims.log"),
+    conda:
+        CONDA_ENV
     threads: 1
     params:
         code=code_version("yokoyama2019/claims.py"),
         # The Fig. 4 claims are one per configured s value the paper reports;
         # every other claim takes its s values from the tables.
-        settings={"toy": settings("yokoyama2019/toy", "s_values")},
+        settings={"toy": settings("yokoyama2019.toy", "s_values")},
         profile=PROFILE,
     script:
         "../scripts/yokoyama2019/claims.py"
