@@ -119,11 +119,8 @@ def pretrain_dbm(
     See the module docstring for the doubling trick and the composition rule.
     ``streams`` (one per minibatch row) is used for both RBMs.
     """
-    r1 = train_doubled_rbm(
-        X,
-        n_hidden1,
-        up_scale=2.0,
-        down_scale=1.0,
+    # the same CD-1 settings and streams for both RBMs; only the doubled direction differs
+    common = dict(
         n_epochs=n_epochs,
         batch_size=batch_size,
         lr=lr,
@@ -132,7 +129,14 @@ def pretrain_dbm(
         rng=rng,
         streams=streams,
         dtype=dtype,
+    )
+    r1 = train_doubled_rbm(
+        X,
+        n_hidden1,
+        up_scale=2.0,
+        down_scale=1.0,
         log=None if log is None else (lambda e, r: log("rbm1", e, r)),
+        **common,
     )
     H1 = sigmoid(2.0 * (np.asarray(X, dtype) @ r1["W"]) + r1["c"]).astype(dtype)
     r2 = train_doubled_rbm(
@@ -140,15 +144,8 @@ def pretrain_dbm(
         n_hidden2,
         up_scale=1.0,
         down_scale=2.0,
-        n_epochs=n_epochs,
-        batch_size=batch_size,
-        lr=lr,
-        momentum=momentum,
-        weight_decay=weight_decay,
-        rng=rng,
-        streams=streams,
-        dtype=dtype,
         log=None if log is None else (lambda e, r: log("rbm2", e, r)),
+        **common,
     )
     return DBM(r1["W"], r2["W"], r1["b"], 0.5 * (r1["c"] + r2["b"]), r2["c"]).astype(dtype)
 
