@@ -44,6 +44,48 @@ def best_of(fn, repeats):
     return min(times)
 
 
+def step_times(dt, n_steps: int, repeats: int, rng: np.random.Generator) -> dict[str, float]:
+    """Seconds per step of the two products, of an AIS step and of an ST sweep, at dtype ``dt``."""
+    rbm = RBM.random(784, 500, rng, 0.05).astype(dt)
+    n = 100
+    betas = linear_betas(n_steps + 2)  # n_steps sweeps
+    v = (rng.random((n, 784)) < 0.5).astype(dt)
+    h = (rng.random((n, 500)) < 0.5).astype(dt)
+
+    def products():  # the bare products are what is timed
+        for _ in range(n_steps):
+            v @ rbm.W
+            h @ rbm.W.T
+
+    def ais():
+        ais_log_partition(rbm, n, betas, ChainStreams.from_seed(0, "bench-ais", n_chains=n), dtype=dt)
+
+    K = 100
+    st = RBMTemperingState.from_base(rbm, n, ChainStreams.from_seed(0, "bench-st", n_chains=n), dtype=dt)
+    trng = np.random.default_rng(1)
+    lp = uniform_log_prior(K)
+    lz = np.zeros(K)
+
+    def st_sweeps():
+        run_simulated_tempering(
+            st,
+            trng.integers(0, K, n),
+            step=rbm_step,
+            betas=linear_betas(K),
+            log_prior=lp,
+            log_zhat=lz,
+            n_sweeps=n_steps,
+            rng=trng,
+            stats=TemperingStats(K, n),
+        )
+
+    return {
+        "matrix products alone": best_of(products, repeats) / n_steps,
+        "AIS step": best_of(ais, repeats) / n_steps,
+        "simulated tempering sweep (RTS)": best_of(st_sweeps, repeats) / n_steps,
+    }
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -54,50 +96,12 @@ def main():
     rng = np.random.default_rng(0)
     rows = []
     for dt in (np.float64, np.float32):
-        rbm = RBM.random(784, 500, rng, 0.05).astype(dt)
-        n = 100
-        betas = linear_betas(n_steps + 2)  # n_steps sweeps
-        v = (rng.random((n, 784)) < 0.5).astype(dt)
-        h = (rng.random((n, 500)) < 0.5).astype(dt)
-
-        def products():
-            for _ in range(n_steps):
-                v @ rbm.W
-                h @ rbm.W.T
-
-        def ais():
-            ais_log_partition(rbm, n, betas, ChainStreams.from_seed(0, "bench-ais", n_chains=n), dtype=dt)
-
-        K = 100
-        st = RBMTemperingState.from_base(rbm, n, ChainStreams.from_seed(0, "bench-st", n_chains=n), dtype=dt)
-        trng = np.random.default_rng(1)
-        lp = uniform_log_prior(K)
-        lz = np.zeros(K)
-
-        def st_sweeps():
-            run_simulated_tempering(
-                st,
-                trng.integers(0, K, n),
-                step=rbm_step,
-                betas=linear_betas(K),
-                log_prior=lp,
-                log_zhat=lz,
-                n_sweeps=n_steps,
-                rng=trng,
-                stats=TemperingStats(K, n),
-            )
-
-        t_mm = best_of(products, repeats) / n_steps
-        t_ais = best_of(ais, repeats) / n_steps
-        t_st = best_of(st_sweeps, repeats) / n_steps
-        for what, t in (
-            ("matrix products alone", t_mm),
-            ("AIS step", t_ais),
-            ("simulated tempering sweep (RTS)", t_st),
-        ):
-            rows.append(
-                {"dtype": np.dtype(dt).name, "what": what, "ms_per_step": 1e3 * t, "ratio_to_products": t / t_mm}
-            )
+        times = step_times(dt, n_steps, repeats, rng)
+        t_mm = times["matrix products alone"]
+        rows += [
+            {"dtype": np.dtype(dt).name, "what": what, "ms_per_step": 1e3 * t, "ratio_to_products": t / t_mm}
+            for what, t in times.items()
+        ]
     df = pd.DataFrame(rows)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(OUT, index=False)

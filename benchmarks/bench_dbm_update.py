@@ -24,7 +24,8 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from bmrep.estimators.ais import ais_log_partition
-from bmrep.learning.dbm_training import make_sampler, train_dbm
+from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import DBM, mean_field
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains

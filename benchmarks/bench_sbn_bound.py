@@ -51,7 +51,8 @@ def main():
     )
     print(f"numpy reference      : {m} patterns, {m / nw:9.1f} patterns/s wall, {m / nc:9.1f} patterns/s CPU")
     print(
-        f"ratio compiled/numpy : {(args.patterns / cw) / (m / nw):.1f}x wall, {(args.patterns / cc) / (m / nc):.1f}x CPU"
+        f"ratio compiled/numpy : {(args.patterns / cw) / (m / nw):.1f}x wall, "
+        f"{(args.patterns / cc) / (m / nc):.1f}x CPU"
     )
     print(f"max |L_V compiled - L_V numpy| on shared patterns: {agree:.2e}")
 

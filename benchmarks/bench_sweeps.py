@@ -1,5 +1,6 @@
-"""Time per RBM sweep of the compiled operators against their matrix products
-and scikit-learn's ``BernoulliRBM.gibbs`` on the same model, in the same run.
+"""Time per RBM sweep of the compiled operators against their matrix products and scikit-learn's.
+
+The reference is ``BernoulliRBM.gibbs`` on the same model, in the same run.
 
 Run: ``.venv/bin/python benchmarks/bench_sweeps.py [--quick]``
 Writes ``benchmarks/out/sweeps.csv`` and prints a table. Single thread (BLAS
@@ -136,13 +137,16 @@ def main():
         f"median of {repeats} interleaved blocks; ratios are medians of per-block ratios"
     )
     print(
-        f"{'size':>8} {'ch':>4} {'dtype':>7} | {'prod_np':>9} {'prod_cb':>9} {'G':>9} {'T':>9} {'G_x100':>9} {'T_x100':>9} {'sklearn':>9} | "
+        f"{'size':>8} {'ch':>4} {'dtype':>7} | {'prod_np':>9} {'prod_cb':>9} {'G':>9} {'T':>9} "
+        f"{'G_x100':>9} {'T_x100':>9} {'sklearn':>9} | "
         f"{'G/prod':>6} {'skl/G':>6} {'T/G':>5} {'T/G100':>6}   (times in us per sweep)"
     )
     for _, w in wide.iterrows():
         print(
-            f"{w['size']:>8} {w['chains']:>4} {w['dtype']:>7} | {us(w['products_numpy'])} {us(w['products_cython_blas'])} "
-            f"{us(w['G_sweep'])} {us(w['T_sweep'])} {us(w['G_sweep_x100'])} {us(w['T_sweep_x100'])} {us(w['sklearn_gibbs'])} | "
+            f"{w['size']:>8} {w['chains']:>4} {w['dtype']:>7} | "
+            f"{us(w['products_numpy'])} {us(w['products_cython_blas'])} "
+            f"{us(w['G_sweep'])} {us(w['T_sweep'])} {us(w['G_sweep_x100'])} {us(w['T_sweep_x100'])} "
+            f"{us(w['sklearn_gibbs'])} | "
             f"{w['G/products']:6.3f} {w['sklearn/G']:6.2f} {w['T/G']:5.3f} {w['T/G_x100']:6.3f}"
         )
     big = wide[(wide["size"] == "784x500") & (wide["dtype"] == "float64")].iloc[0]

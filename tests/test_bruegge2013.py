@@ -1,4 +1,7 @@
-"""Brügge et al. (2013): exact properties of G, T and the blend, and the experiments' table code (claims: test_claims_bruegge2013.py)."""
+"""Brügge et al. (2013): exact properties of G, T and the blend, and the experiments' table code.
+
+The claims are tested in test_claims_bruegge2013.py.
+"""
 
 import numpy as np
 import pandas as pd
@@ -226,7 +229,7 @@ def test_trained_models_round_trip_through_their_arrays():
     recipe = {"algorithm": "cd", "k": 1, "lr": 0.1, "n_updates": 20}
     arrays = train.train_models(bench, recipe, [3, 5], 7, "classes")
     np.testing.assert_array_equal(arrays["repeat"], [3, 5])
-    for rbm, r in zip(unstack_models(arrays), [3, 5]):
+    for rbm, r in zip(unstack_models(arrays), [3, 5], strict=True):
         direct, _, _ = train.train(bench, recipe, "G", r, 7, "classes_models")
         np.testing.assert_array_equal(rbm.W, direct.W)
         np.testing.assert_array_equal(rbm.c, direct.c)

@@ -38,8 +38,9 @@ def _fig1(rb_err=0.1, ts_err=0.3, conv=3, n_iterations=10, seeds=None):
             for it in range(1, n_iterations + 1):
                 for k in (1, 2):
                     e = 0.0 if k == 1 else err
-                    row = {"variant": variant, "stage": "initial", "iteration": it, "k": k, "beta": k - 1.0, "log_zhat": 5.0 + e,
-                           "c": 0.5, "exact": 5.0, "converged_at": conv if variant == "RB" else -1}  # fmt: skip
+                    row = {"variant": variant, "stage": "initial", "iteration": it, "k": k, "beta": k - 1.0,
+                           "log_zhat": 5.0 + e, "c": 0.5, "exact": 5.0,
+                           "converged_at": conv if variant == "RB" else -1}  # fmt: skip
                     if seed is not None:
                         row["seed"] = seed
                     rows.append(row)
@@ -99,8 +100,8 @@ def _fig5(move=5.0, gap=0.2):
 
 def _tables(**over):
     fig3, truth = _fig3()
-    t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig2_estimates": _fig2(), "fig3_estimates": fig3, "fig3_truth": truth,
-         "fig4": _fig4(), "fig5": _fig5()}  # fmt: skip
+    t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig2_estimates": _fig2(), "fig3_estimates": fig3,
+         "fig3_truth": truth, "fig4": _fig4(), "fig5": _fig5()}  # fmt: skip
     t.update(over)
     return t
 

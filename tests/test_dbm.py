@@ -11,12 +11,9 @@ from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.base import base_log_partition
 from bmrep.estimators.dbm_ais import data_base_bias, data_base_biases
 from bmrep.estimators.ladders import linear_betas, piecewise_betas
-from bmrep.learning.dbm_training import (
-    ALGORITHMS,
-    make_sampler,
-    pretrain_dbm,
-    train_dbm,
-)
+from bmrep.learning.dbm_pretraining import pretrain_dbm
+from bmrep.learning.dbm_samplers import ALGORITHMS, make_sampler
+from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import (
     DBM,
     base_logits,

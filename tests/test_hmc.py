@@ -105,9 +105,16 @@ def test_rts_with_tempered_hmc_on_the_mixture():
     )
     hmc.freeze()
 
-    def it(l):
+    def it(log_zhat):
         s, _, _ = run_simulated_tempering(
-            x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=lp, log_zhat=l, n_sweeps=50, rng=rng
+            x,
+            rng.integers(0, K, n_chains),
+            step=step,
+            betas=betas,
+            log_prior=lp,
+            log_zhat=log_zhat,
+            n_sweeps=50,
+            rng=rng,
         )
         return s.q_sum.sum(0), s.counts.sum(0)
 

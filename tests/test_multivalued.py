@@ -134,7 +134,7 @@ def test_exact_gradient_matches_finite_differences():
         p = _small_model(rng, n, m, 0.7)
         idx = mv_exact.state_index(data)
 
-        def ll(q):
+        def ll(q, s=s, idx=idx):  # bound now: the loop rebinds both
             return mv_exact.log_marginal(q, s)[idx].mean()
 
         g = mv_exact.exact_gradient(p, data, s)

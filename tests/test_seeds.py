@@ -22,7 +22,7 @@ def test_string_keys_do_not_depend_on_python_hash_seed():
 def test_chain_streams_are_indexed_by_chain():
     seqs = chain_seed_sequences(3, "x", n_chains=4)
     again = chain_seed_sequences(3, "x", n_chains=6)[:4]
-    for s, t in zip(seqs, again):
+    for s, t in zip(seqs, again, strict=True):
         assert s.generate_state(4).tolist() == t.generate_state(4).tolist()
 
 

@@ -69,5 +69,6 @@ def test_ti_variants_on_exact_tempered_samples_shrink_with_budget():
             e.append([r["TI-trapezoid"].estimate - target, r["TI-RB"].estimate - target])
         err[n] = np.sqrt(np.mean(np.square(e), axis=0))
     assert np.all(err[50000] < 0.5 * err[2000]), err
-    # and with many samples the only error left is the discretisation (TI-RB and TI agree with the exact-mean quadrature)
+    # and with many samples the only error left is the discretisation
+    # (TI-RB and TI agree with the exact-mean quadrature)
     assert np.all(err[50000] < 0.05)

@@ -46,15 +46,18 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write UTF-8 text atomically."""
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:
+    """Write ``obj`` as indented JSON with sorted keys, atomically (numpy arrays and scalars as lists/numbers)."""
     write_text(path, json.dumps(_jsonable(obj), indent=2, sort_keys=True) + "\n")
 
 
 def read_json(path: str | os.PathLike) -> Any:
+    """Read a UTF-8 JSON file."""
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
@@ -65,12 +68,14 @@ def write_csv(path: str | os.PathLike, frame) -> None:
 
 
 def save_npz(path: str | os.PathLike, **arrays: np.ndarray) -> None:
+    """Write named arrays as a compressed ``.npz`` archive, atomically."""
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as fh:
             np.savez_compressed(fh, **arrays)
 
 
 def load_npz(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Read every array of an ``.npz`` archive into memory (no pickled objects)."""
     with np.load(path, allow_pickle=False) as data:
         return {k: data[k] for k in data.files}
 

@@ -39,6 +39,11 @@ def _strip(obj):
 
 
 def file_digest(path: Path) -> str:
+    """SHA-256 of a result file's numbers.
+
+    JSON is hashed without its :data:`VOLATILE_KEYS`, an npz archive by each
+    array's name, dtype, shape and bytes, any other file by its bytes.
+    """
     h = hashlib.sha256()
     if path.suffix == ".json":
         h.update(json.dumps(_strip(json.loads(path.read_text())), sort_keys=True).encode())
@@ -54,6 +59,7 @@ def file_digest(path: Path) -> str:
 
 
 def result_files(root: Path) -> list[Path]:
+    """The result files under ``root``, sorted, without logs, claims and rendered summaries."""
     out = []
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root)
@@ -64,6 +70,7 @@ def result_files(root: Path) -> list[Path]:
 
 
 def manifest(root: str | Path) -> dict[str, str]:
+    """Digest of every result file, keyed by its path relative to ``root``."""
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: no results directory (run the profile first)")
@@ -79,6 +86,7 @@ def compare(expected: dict[str, str], actual: dict[str, str]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
+    """Command line: ``write|check RESULTS_DIR MANIFEST``; returns the exit status (1 on a difference)."""
     if len(argv) != 3 or argv[0] not in ("write", "check"):
         print("usage: python -m bmrep.result_manifest write|check RESULTS_DIR MANIFEST", file=sys.stderr)
         return 2

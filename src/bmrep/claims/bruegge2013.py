@@ -177,8 +177,12 @@ def fewer_steps_to_change(bench: str):
         cap = int(r["table4"]["max_steps"].iloc[0])
         g, t = rbm_median_first_change(d["first_G"], cap), rbm_median_first_change(d["first_T"], cap)
         censored = {op: float(np.mean(np.isinf(d[f"first_{op}"]))) for op in ("G", "T")}
-        return paired_difference(t, g, f"difference T - G of the per-RBM median steps, paired over {len(g)} RBMs; "
-                                 f"starts censored at {cap} steps: G {censored['G']:.3g}, T {censored['T']:.3g}")  # fmt: skip
+        return paired_difference(
+            t,
+            g,
+            f"difference T - G of the per-RBM median steps, paired over {len(g)} RBMs; "
+            f"starts censored at {cap} steps: G {censored['G']:.3g}, T {censored['T']:.3g}",
+        )
 
     return metric
 

@@ -25,6 +25,7 @@ INTEGER_UNITS = ("count", "steps", "updates", "switches")
 
 
 def claims_frame(results: Iterable[ClaimResult]) -> pd.DataFrame:
+    """The decided claims as a table, one row per claim, columns :data:`COLUMNS`."""
     return pd.DataFrame([r.row() for r in results], columns=COLUMNS)
 
 
@@ -36,6 +37,14 @@ def write_claims(path: str | Path, results: list[ClaimResult]) -> None:
 
 
 def read_claims(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Read and concatenate the papers' claims files, checking their columns and verdicts.
+
+    Raises
+    ------
+    ValueError
+        If a file lacks a column of :data:`COLUMNS` or holds an unknown verdict, or two
+        files share a claim id.
+    """
     frames = []
     for p in paths:
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
@@ -92,6 +101,7 @@ def _cell(x) -> str:
 
 
 def paper_line(paper: str, sub: pd.DataFrame) -> str:
+    """One summary line for a paper: its count per verdict, and [Re] if every claim that ran reproduced."""
     counts = sub["verdict"].value_counts().to_dict()
     ran = sub[sub["verdict"] != NOT_RUN]
     mark = "**[Re]**" if len(ran) and (ran["verdict"] == REPRODUCED).all() else "**[~Re]**"
@@ -179,5 +189,6 @@ def render_report_front(summary: pd.DataFrame, profile: str, titles: dict[str, s
 
 
 def write_summary(csv_path, md_path, summary: pd.DataFrame, figures, profile, titles) -> None:
+    """Write the verdicts table as CSV and its rendered report page (:func:`render_markdown`) as text."""
     write_csv(csv_path, summary)
     write_text(md_path, render_markdown(summary, figures, profile, titles))

@@ -136,7 +136,8 @@ def claims(settings) -> list[Claim]:
         Claim(
             id="yokoyama2019/fig2/kld_decreases_with_s",
             kind="all-of",
-            text="final KLD(s_i) - KLD(s_i+1) per |V| {threshold} for each consecutive pair of the configured s values (R = 5)",
+            text="final KLD(s_i) - KLD(s_i+1) per |V| {threshold} "
+            "for each consecutive pair of the configured s values (R = 5)",
             threshold=Above(0.0),
             unit="nats",
             paper_value="KLD(1) > KLD(2) > KLD(4) > KLD(inf) (Fig. 2b)",
@@ -145,7 +146,8 @@ def claims(settings) -> list[Claim]:
         Claim(
             id="yokoyama2019/fig3/loglik_binary_above_continuous",
             kind="ordering",
-            text="final training log-likelihood(s=1) - log-likelihood(s=inf) per |V| {threshold} (R = 5, paired over experiments)",
+            text="final training log-likelihood(s=1) - log-likelihood(s=inf) per |V| {threshold} "
+            "(R = 5, paired over experiments)",
             threshold=Above(0.0),
             unit="nats",
             paper_value="l(1) > l(inf) (Fig. 3b)",
@@ -157,7 +159,8 @@ def claims(settings) -> list[Claim]:
         Claim(
             id=f"yokoyama2019/fig4/w_star_s{s_text(s)}",
             kind="exact",
-            text=f"|w*_s| for s = {s_text(s)} (|H| = {PAPER_TOY['n_hidden']}, beta = {PAPER_TOY['beta']:g}) equals {{threshold}}",
+            text=f"|w*_s| for s = {s_text(s)} (|H| = {PAPER_TOY['n_hidden']}, beta = {PAPER_TOY['beta']:g}) "
+            "equals {threshold}",
             threshold=Digits(PAPER_W_STAR[s], W_STAR_DIGITS),
             paper_value=PAPER_W_STAR[s],
             metric=_w_star(s),

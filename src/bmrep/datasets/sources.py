@@ -30,6 +30,8 @@ class DataError(RuntimeError):
 
 @dataclass(frozen=True)
 class RawFile:
+    """One raw data file of the mirror: where it lives, its checksum, and how to obtain it."""
+
     name: str  # path relative to the mirror, decompressed form
     sha256: str  # of the decompressed content
     urls: tuple[str, ...] = ()
@@ -83,6 +85,7 @@ def resolve_mirror(config_mirror: str | None) -> str | None:
 
 
 def sha256_file(path: str | os.PathLike) -> str:
+    """Hex SHA-256 of a file's bytes, read in 1 MiB chunks."""
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):

@@ -75,9 +75,10 @@ class DBMAnnealingState:
 
 
 class DBMAnnealingStateH1(DBMAnnealingState):
-    """AIS chains whose annealed state is h1 alone (v and h2 summed out), with the
-    cached fields ``h1 W1^T + b`` and ``h1 W2 + c2``: one step samples v, h2 | h1
-    with those fields, then h1 | v, h2.
+    """AIS chains whose annealed state is h1 alone (v and h2 summed out).
+
+    The fields ``h1 W1^T + b`` and ``h1 W2 + c2`` are cached: one step samples
+    v, h2 | h1 with those fields, then h1 | v, h2.
     """
 
     @property
@@ -111,8 +112,9 @@ class DBMAnnealingStateH1(DBMAnnealingState):
 def dbm_annealing_model(
     dbm: DBM, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1, state: str = "v_h2"
 ):
-    """The tempered DBM family as ``(init_sample, transition, log_f_pair, log_z_base)``
-    for :func:`bmrep.estimators.ais.ais_log_weights`
+    """The tempered DBM family as ``(init_sample, transition, log_f_pair, log_z_base)``.
+
+    It is the model argument of :func:`bmrep.estimators.ais.ais_log_weights`
     (through :func:`bmrep.estimators.ais.ais_log_partition`).
 
     The AIS state is (v, h2) with h1 summed out in ``log_f``
@@ -139,7 +141,8 @@ def dbm_annealing_model(
             raise ValueError(f"need one stream per AIS run: {len(streams)} streams for {n} runs")
         ch = DBMChains(np.zeros((n, D), dtype), np.zeros((n, F1), dtype), np.zeros((n, F2), dtype))
         zeros = np.zeros(n, dtype=dtype)
-        for x, base in zip((ch.v, ch.h1, ch.h2), bases):  # a layer update at beta = 0 draws sigmoid(base) exactly
+        # a layer update at beta = 0 draws sigmoid(base) exactly
+        for x, base in zip((ch.v, ch.h1, ch.h2), bases, strict=True):
             op.update_layer(
                 x, np.zeros_like(x), streams, betas=zeros, base_field=base.astype(dtype), n_threads=n_threads
             )
@@ -155,16 +158,19 @@ def dbm_annealing_model(
 
 
 def data_base_bias(X, eps: float = 0.02) -> np.ndarray:
-    """Logits of the training data's pixel means (clipped to [eps, 1-eps]): the AIS base
-    distribution of Salakhutdinov & Murray (2008).
+    """Logits of the training data's pixel means, clipped to [eps, 1-eps].
+
+    This is the AIS base distribution of Salakhutdinov & Murray (2008).
     """
     p = np.clip(np.asarray(X, dtype=np.float64).mean(axis=0), eps, 1.0 - eps)
     return np.log(p) - np.log1p(-p)
 
 
 def data_base_biases(dbm: DBM, X, n_mean_field: int = 10, eps: float = 0.02):
-    """Base logits for all three layers: data pixel means on v and the mean-field
-    posterior means on h1 and h2 averaged over X (clipped to [eps, 1-eps]).
+    """Base logits for all three layers, from the data and its mean-field posterior.
+
+    On v the data pixel means, on h1 and h2 the mean-field posterior means
+    averaged over X (all clipped to [eps, 1-eps]).
 
     A base whose hidden layers already look like the data-driven regime keeps
     the annealing path away from the abrupt ordering of strongly coupled

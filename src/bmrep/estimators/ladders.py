@@ -90,8 +90,11 @@ def adaptive_betas(pilot_betas: np.ndarray, step_sd: np.ndarray, n_betas: int, u
 
 
 def check_betas(betas: np.ndarray, increasing: bool = True) -> np.ndarray:
-    """``betas`` as a float64 1-d array of at least 2 values in [0, 1], strictly monotone
-    (increasing for AIS, decreasing for reverse annealing), else a ValueError.
+    """Check an annealing schedule and return it as a float64 array.
+
+    ``betas`` must be a 1-d array of at least 2 values in [0, 1], strictly
+    monotone (increasing for AIS, decreasing for reverse annealing), else a
+    ValueError is raised.
     """
     betas = np.asarray(betas, dtype=np.float64)
     if betas.ndim != 1 or betas.size < 2:

@@ -55,8 +55,10 @@ from bmrep.models.rbm import _float_dtype, sigmoid, softplus
 
 @dataclass(frozen=True, eq=False)
 class DBM:
-    """Binary DBM v - h1 - h2 with weights ``W1`` (D, F1), ``W2`` (F1, F2) and
-    biases ``b`` (D,), ``c1`` (F1,), ``c2`` (F2,).
+    """Binary two-layer DBM v - h1 - h2.
+
+    Weights ``W1`` (D, F1), ``W2`` (F1, F2) and biases ``b`` (D,), ``c1`` (F1,),
+    ``c2`` (F2,); the energy is eq. (1) of Salakhutdinov (2010) with its bias terms.
 
     Arrays are float64, or float32 when all five are float32 (see :meth:`astype`).
     """
@@ -169,7 +171,7 @@ def base_logits(dbm: DBM, base_bias) -> tuple[np.ndarray, np.ndarray, np.ndarray
     if len(parts) != 3:
         raise ValueError("base_bias must be None, an array (D,) or a triple (a_v, a_h1, a_h2)")
     out = []
-    for x, n, name in zip(parts, (D, F1, F2), ("v", "h1", "h2")):
+    for x, n, name in zip(parts, (D, F1, F2), ("v", "h1", "h2"), strict=True):
         a = np.zeros(n) if x is None else np.asarray(x, dtype=np.float64)
         if a.shape != (n,):
             raise ValueError(f"base logits of {name} must have shape ({n},), got {a.shape}")

@@ -53,8 +53,7 @@ def _float_dtype(*arrays) -> np.dtype:
 
 @dataclass(frozen=True, eq=False)
 class RBM:
-    """Binary RBM with weights ``W`` (n_visible, n_hidden), visible biases ``b``
-    and hidden biases ``c``.
+    """Binary RBM with weights ``W`` (n_visible, n_hidden), visible biases ``b``, hidden biases ``c``.
 
     Arrays are float64 (float32 only when all three are given as float32, e.g.
     by :meth:`astype`), C-contiguous, and owned by the model.

@@ -128,7 +128,7 @@ class SigmoidBeliefNetwork:
 def layer_slices(sizes) -> list[slice]:
     """Unit index ranges of the layers (top layer first)."""
     bounds = np.concatenate([[0], np.cumsum(sizes)])
-    return [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:])]
+    return [slice(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 def layered_network(sizes, weights=None, biases=None) -> SigmoidBeliefNetwork:

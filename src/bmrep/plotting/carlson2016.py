@@ -22,7 +22,7 @@ def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6,
         ax_z, ax_c = axes[0, col], axes[1, col]
         ex = sub[sub["iteration"] == sub["iteration"].min()]
         ax_z.plot(ex["k"], ex["exact"], "k--", lw=2, label="exact")
-        for it, colr in zip(its, colors):
+        for it, colr in zip(its, colors, strict=True):
             s = sub[sub["iteration"] == it]
             ax_z.plot(s["k"], s["log_zhat"], color=colr, label=f"iteration {it}")
             ax_c.plot(s["k"], np.log(s["c"]), color=colr, label=f"iteration {it}")

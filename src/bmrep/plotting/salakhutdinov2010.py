@@ -104,9 +104,12 @@ def plot_temperature(k_trace: np.ndarray, n_betas: int, path, caption_text: str)
 
 
 def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1) -> None:
-    """AIS against exact log Z on the enumerable DBM: where along beta the running estimate
-    drifts (left), how the final error changes with the number of betas (middle) and, if the
-    check ran replicates, the spread of the claim's estimator at the claim's scale (right).
+    """AIS against exact log Z on the enumerable DBM, in up to three panels.
+
+    Where along beta the running estimate drifts (left), how the final error
+    changes with the number of betas (middle) and, if the check ran
+    replicates, the spread of the claim's estimator at the claim's scale
+    (right).
     """
     use_style()
     reps, pooled = exact.get("replicates") or [], exact.get("replicates_pooled")

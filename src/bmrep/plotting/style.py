@@ -30,6 +30,7 @@ STYLE = {
 
 
 def use_style() -> None:
+    """Apply the project's matplotlib style (:data:`STYLE`) to the global rcParams."""
     plt.rcParams.update(STYLE)
 
 

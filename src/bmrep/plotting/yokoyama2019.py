@@ -24,7 +24,7 @@ def plot_curves_by_R(table: pd.DataFrame, ylabel: str, title: str, path, caption
     use_style()
     r_values = sorted(table["R"].unique())
     fig, axes = plt.subplots(1, len(r_values), figsize=(4.2 * len(r_values), 3.4), squeeze=False)
-    for ax, R, letter in zip(axes[0], r_values, "abcdefgh"):
+    for ax, R, letter in zip(axes[0], r_values, "abcdefgh", strict=False):
         sub = table[table["R"] == R]
         for s in _s_sorted(sub["s"].unique()):
             d = sub[sub["s"] == s]
@@ -75,7 +75,7 @@ def plot_drbm(table: pd.DataFrame, path, caption_text: str) -> None:
     use_style()
     fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.4))
     for ax, metric, title in zip(
-        axes, ("train_error", "test_error"), ("(a) training error", "(b) test error (noisy, sigma = 120)")
+        axes, ("train_error", "test_error"), ("(a) training error", "(b) test error (noisy, sigma = 120)"), strict=True
     ):
         sub = table[table["metric"] == metric]
         for s in _s_sorted(sub["s"].unique()):

@@ -248,8 +248,10 @@ class FlipTheState(Operator):
 
 
 class Blend(Operator):
-    """Per-unit blend ``T_alpha = alpha T + (1 - alpha) G``: the unit's flip
-    probability is ``alpha * q_T + (1 - alpha) * q_G``.
+    """Per-unit blend ``T_alpha = alpha T + (1 - alpha) G`` of flip-the-state and Gibbs.
+
+    The unit's flip probability is ``alpha * q_T + (1 - alpha) * q_G``
+    (Brügge et al. 2013).
 
     ``Blend(0)`` has the transition probabilities of G and ``Blend(1)`` those
     of T (the random numbers are used differently, so the sample paths differ).
@@ -272,7 +274,9 @@ class Blend(Operator):
 
 
 def operator_from_name(name: str) -> Operator:
-    """``"gibbs"``/``"G"`` -> Gibbs(), ``"flip"``/``"T"`` -> FlipTheState(),
+    """The operator named ``name``, case-insensitive.
+
+    ``"gibbs"``/``"G"`` -> Gibbs(), ``"flip"``/``"T"`` -> FlipTheState(),
     ``"blend:0.3"`` -> Blend(0.3).
     """
     key = str(name).strip()

@@ -100,9 +100,10 @@ class ChainStreams:
         return [g.state for g in self._bitgens]
 
     def set_state(self, states: list[dict]) -> None:
+        """Restore the bit generators' states saved by :meth:`get_state`."""
         if len(states) != len(self):
             raise ValueError(f"expected {len(self)} states, got {len(states)}")
-        for g, s in zip(self._bitgens, states):
+        for g, s in zip(self._bitgens, states, strict=True):
             g.state = s
 
     def __repr__(self) -> str:

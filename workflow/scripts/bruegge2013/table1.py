@@ -8,9 +8,9 @@ from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 rows = []
-for (bench, alg, op, lr), path in zip(snakemake.params.settings, snakemake.input):  # noqa: F821
+for (bench, alg, op, lr), path in zip(snakemake.params.settings, snakemake.input, strict=True):  # noqa: F821
     d = load_npz(path)
-    for r, c in zip(d["repeats"], d["curves"]):
+    for r, c in zip(d["repeats"], d["curves"], strict=True):
         rows.append(
             {
                 "benchmark": bench,

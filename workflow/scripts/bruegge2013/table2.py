@@ -8,7 +8,7 @@ from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 frames = []
-for bench, path in zip(snakemake.params.benches, snakemake.input):  # noqa: F821
+for bench, path in zip(snakemake.params.benches, snakemake.input, strict=True):  # noqa: F821
     d = load_npz(path)
     cols = ["repeat", "chain", "tau_ar_G", "tau_ar_T", "tau_int_G", "tau_int_T"]
     frames.append(pd.DataFrame({c: d[c] for c in cols}).assign(benchmark=bench))

@@ -20,6 +20,6 @@ plot_toy(
         snakemake.params.profile,
         hidden_units=cfg["n_hidden"],
         beta=cfg["beta"],  # noqa: F821
-        w_star=", ".join(f"s={s}: {w:.4f}" for s, w in zip(stars["s"], stars["w_star"])),
+        w_star=", ".join(f"s={s}: {w:.4f}" for s, w in zip(stars["s"], stars["w_star"], strict=True)),
     ),
 )

@@ -40,7 +40,8 @@ plot_curves_by_R(
         snakemake.params.profile,
         experiments_per_R=cfg["n_experiments"],
         epochs=cfg["epochs"],  # noqa: F821
-        optimiser=f"Adam step {cfg['adam_lr']} (our choice), CD-{cfg['cd_k']}, full batch of {cfg['n_data']} exact gRBM samples",
+        optimiser=f"Adam step {cfg['adam_lr']} (our choice), CD-{cfg['cd_k']}, "
+        f"full batch of {cfg['n_data']} exact gRBM samples",
         band="± 1 s.e.m.",
     ),
 )

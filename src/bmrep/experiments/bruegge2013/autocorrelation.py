@@ -1,4 +1,7 @@
-"""Energy autocorrelation of single chains of trained RBMs under G and T (Brügge et al. 2013, sec. 4.3/5.3; Table 2, Fig. 4)."""
+"""Energy autocorrelation of single chains of trained RBMs under G and T.
+
+Brügge et al. 2013, sec. 4.3/5.3; Table 2, Fig. 4.
+"""
 
 from __future__ import annotations
 

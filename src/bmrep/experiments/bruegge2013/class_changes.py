@@ -1,4 +1,7 @@
-"""Class changes of trained RBMs on Artificial Modes under G and T (Brügge et al. 2013, sec. 4.4/5.4; Tables 3 and 4)."""
+"""Class changes of trained RBMs on Artificial Modes under G and T.
+
+Brügge et al. 2013, sec. 4.4/5.4; Tables 3 and 4.
+"""
 
 from __future__ import annotations
 

@@ -142,7 +142,7 @@ def merge_shards(benches, shards) -> dict[str, dict]:
     :func:`table3` and :func:`table4`).
     """
     runs = {}
-    for bench, d in zip(benches, shards):
+    for bench, d in zip(benches, shards, strict=True):
         prev = runs.setdefault(bench, {k: [] for k in d})
         for k, v in d.items():
             prev[k].append(v)

@@ -56,7 +56,7 @@ def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, see
         rng = make_rng(seed, *key, "temperatures")
         state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias)
 
-        def one_iteration(lz):
+        def one_iteration(lz, state=state, rng=rng):  # bound now: the loop rebinds both
             s, _, _ = run_simulated_tempering(
                 state,
                 rng.integers(0, K, n_chains),
@@ -71,7 +71,7 @@ def fig1_initial_iterations(rbm: RBM, base_bias: np.ndarray, settings: dict, see
 
         init = initial_iterations(one_iteration, log_prior, np.full(K, exact_lz[0]), n_it, rao_blackwell=rb, stop=False)
         conv = -1 if init.converged_at is None else init.converged_at
-        for it, (lz, c) in enumerate(zip(init.log_zhat, init.c), start=1):
+        for it, (lz, c) in enumerate(zip(init.log_zhat, init.c, strict=True), start=1):
             for kk in range(K):
                 rows.append(
                     {

@@ -16,7 +16,11 @@ from ...seeds import rng as make_rng
 
 
 def gaussian_mixture_from(settings: dict) -> GaussianMixture:
-    """The two-component mixture of sec. 4.1 from ``dim``, ``separation``, ``scale``, ``weight``, ``log_z``, ``base_scale``."""
+    """The two-component mixture of sec. 4.1.
+
+    Built from the settings ``dim``, ``separation``, ``scale``, ``weight``,
+    ``log_z`` and ``base_scale``.
+    """
     return GaussianMixture.two_components(
         dim=int(settings["dim"]),
         separation=float(settings["separation"]),

@@ -78,7 +78,7 @@ def fig3_repeat(
             dtype=dtype,
             init=settings["init"],
         )
-        for b, (_, lz_rts, lz_ts, se) in zip(budgets, run.checkpoints):
+        for b, (_, lz_rts, _, se) in zip(budgets, run.checkpoints, strict=True):
             rows.append({"method": "RTS", "sweeps": b, "estimate": lz_rts[-1], "stderr": se[-1]})
     elif method in ("AIS", "RAISE"):
         for b in budgets:

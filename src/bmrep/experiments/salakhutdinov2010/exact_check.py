@@ -11,7 +11,8 @@ import numpy as np
 
 from bmrep.estimators.ais import effective_sample_size, log_mean_exp, log_mean_exp_stderr
 from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.learning.dbm_training import make_sampler, train_dbm
+from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import variational_bound
 from bmrep.models.exact import dbm as exact_dbm

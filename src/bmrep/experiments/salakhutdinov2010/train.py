@@ -10,7 +10,9 @@ import time
 
 import numpy as np
 
-from bmrep.learning.dbm_training import make_sampler, pretrain_dbm, train_dbm
+from bmrep.learning.dbm_pretraining import pretrain_dbm
+from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import DBM
 

@@ -65,7 +65,7 @@ def toy_table(s_values, beta: float, n_hidden: int, w_max: float, n_points: int)
         )
         root = toy_w_star(s, beta, n_hidden)
         opt = minimize_scalar(
-            lambda x: -float(toy_log_likelihood(x, s, beta, n_hidden)),
+            lambda x, s=s: -float(toy_log_likelihood(x, s, beta, n_hidden)),
             bounds=(0.0, 4 * root),
             method="bounded",
             options={"xatol": 1e-12},

@@ -76,9 +76,10 @@ def log_prob_v(dbm: DBM, V, log_z: float | None = None) -> np.ndarray:
 
 
 def joint_log_probabilities(dbm: DBM, beta: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """All joint states (v, h1, h2) as rows (ordered as ``all_states(D+F1+F2)``)
-    and their exact log-probabilities under ``p_beta ∝ exp(-beta E)``.
-    Only for tiny models (D + F1 + F2 <= 20).
+    """All joint states (v, h1, h2) and their exact log-probabilities under ``p_beta ∝ exp(-beta E)``.
+
+    The states are rows ordered as ``all_states(D+F1+F2)``. Only for tiny
+    models (D + F1 + F2 <= 20).
     """
     D, F1, F2 = dbm.shape
     _check_enum(D + F1 + F2, "(v, h1, h2)")

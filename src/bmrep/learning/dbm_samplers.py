@@ -1,0 +1,268 @@
+"""The samplers of a DBM's model statistics during joint training (Salakhutdinov 2010).
+
+Persistent particles give the model term of the gradient of eq. (2); the
+samplers that move them are interchangeable objects driven by
+:func:`bmrep.learning.dbm_training.train_dbm`: :class:`GibbsChains` = SAP /
+PCD, :class:`FastWeightChains` = FPCD, :class:`TemperedTransitionChains` =
+Trans-SAP, :class:`CoupledAdaptiveTempering` = CAST (Algorithm 1 + section
+6.1). Each has ``model_chains()``, ``step(dbm, t)``, ``after_update(dbm,
+grads)`` and ``diagnostics()``; :func:`make_sampler` builds one by name.
+
+References
+----------
+Salakhutdinov, R. (2010). Learning deep Boltzmann machines using adaptive MCMC. ICML.
+Salakhutdinov, R. (2009). Learning in Markov random fields using tempered transitions. NIPS 22.
+Tieleman, T. & Hinton, G. (2009). Using fast weights to improve persistent
+contrastive divergence. ICML.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bmrep.models.dbm import DBM
+from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep, random_chains
+from bmrep.sampling.tempered_transitions import tempered_transition, uniform_ladder
+from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, uniform_betas
+
+
+class GibbsChains:
+    """SAP (= PCD): persistent chains, ``n_sweeps`` Gibbs sweeps per parameter update."""
+
+    name = "SAP"
+
+    def __init__(self, dbm: DBM, n_chains: int, streams, rng: np.random.Generator, n_sweeps: int = 1):
+        if len(streams) != n_chains:
+            raise ValueError(f"need one stream per chain: {len(streams)} != {n_chains}")
+        self.chains = random_chains(dbm, n_chains, rng)
+        self.streams = streams
+        self.n_sweeps = int(n_sweeps)
+
+    def model_chains(self) -> DBMChains:
+        return self.chains
+
+    def step(self, dbm: DBM, t: int) -> None:
+        for _ in range(self.n_sweeps):
+            gibbs_sweep(dbm, self.chains, self.streams)
+
+    def after_update(self, dbm: DBM, grads: dict) -> None:
+        pass
+
+    def diagnostics(self) -> dict:
+        return {}
+
+
+class FastWeightChains(GibbsChains):
+    """FPCD: persistent particles moved under the model's weights plus fast weights.
+
+    Tieleman & Hinton (2009); Salakhutdinov (2010), section 3. The particles
+    move under ``theta + theta_fast``; after each update the fast weights take
+    ``fast <- fast_decay * fast + fast_lr * grad`` (a large fixed rate and a
+    strong decay).
+    """
+
+    name = "FPCD"
+
+    def __init__(self, dbm, n_chains, streams, rng, n_sweeps=1, fast_lr: float = 0.005, fast_decay: float = 0.95):
+        super().__init__(dbm, n_chains, streams, rng, n_sweeps)
+        if not 0.0 <= fast_decay < 1.0:
+            raise ValueError(f"fast_decay must be in [0, 1), got {fast_decay}")
+        self.fast = {k: np.zeros_like(a) for k, a in dbm.params().items()}
+        self.fast_lr, self.fast_decay = float(fast_lr), float(fast_decay)
+
+    def step(self, dbm, t):
+        p = dbm.params()
+        combined = DBM(*(p[k] + self.fast[k] for k in ("W1", "W2", "b", "c1", "c2")))
+        for _ in range(self.n_sweeps):
+            gibbs_sweep(combined, self.chains, self.streams)
+
+    def after_update(self, dbm, grads):
+        for k, g in grads.items():
+            f = self.fast[k]
+            f *= self.fast_decay
+            f += self.fast_lr * g.astype(f.dtype)
+
+
+class TemperedTransitionChains(GibbsChains):
+    """Trans-SAP: persistent particles moved by tempered transitions (Salakhutdinov, NIPS 2009).
+
+    A tempered transition (Neal 1996) runs over ``n_levels`` inverse
+    temperatures uniform in [beta_min, 1] every ``every`` updates, with plain
+    Gibbs sweeps in between.
+    """
+
+    name = "Trans-SAP"
+
+    def __init__(
+        self, dbm, n_chains, streams, rng, n_sweeps=1, n_levels: int = 20, beta_min: float = 0.9, every: int = 1
+    ):
+        super().__init__(dbm, n_chains, streams, rng, n_sweeps)
+        self.ladder = uniform_ladder(n_levels, beta_min)
+        self.every = max(int(every), 1)
+        self.n_tried = 0
+        self.n_accepted = 0
+
+    def step(self, dbm, t):
+        if t % self.every:
+            return super().step(dbm, t)
+        n = self.chains.n_chains
+
+        def sweep(ch, beta, reverse):
+            return gibbs_sweep(dbm, ch, self.streams, betas=np.full(n, beta, dbm.dtype), reverse=reverse)
+
+        energy = dbm.energy(self.chains.v, self.chains.h1, self.chains.h2)
+        log_u = np.log(self.streams.random(1)[:, 0])
+        acc, _ = tempered_transition(self.chains, self.ladder, sweep, energy, log_u)
+        self.n_tried += n
+        self.n_accepted += int(acc.sum())
+
+    def diagnostics(self):
+        return {"tt_acceptance": self.n_accepted / max(self.n_tried, 1)}
+
+
+class CoupledAdaptiveTempering:
+    """CAST (Salakhutdinov 2010, section 6.1 and Algorithm 1).
+
+    ``n_slow`` slow chains make one Gibbs sweep per update and give the model
+    statistics; ``n_fast`` fast chains run adaptive simulated tempering (a
+    Gibbs sweep at their current beta, a Metropolis move of k, a Wang-Landau
+    update of their weights, gamma fixed at ``gamma``) over ``n_betas``
+    inverse temperatures uniform in [beta_min, 1]. Every ``swap_every``
+    updates, slow chain i takes the last beta = 1 state of fast chain i and
+    fast chain i continues from slow chain i's state at beta = 1 (section 8:
+    swapping after a fixed lag avoids swapping the same states back and forth).
+    All chains are swept together (one set of matrix products).
+    """
+
+    name = "CAST"
+
+    def __init__(
+        self,
+        dbm,
+        n_slow: int,
+        n_fast: int,
+        streams,
+        rng,
+        *,
+        n_betas: int = 20,
+        beta_min: float = 0.9,
+        gamma: float = 10.0,
+        gamma_t0: float | None = None,
+        swap_every: int = 50,
+        track_chain: int = 0,
+    ):
+        n = n_slow + n_fast
+        if len(streams) != n:
+            raise ValueError(f"need one stream per chain: {len(streams)} != {n_slow} + {n_fast}")
+        self.n_slow, self.n_fast = int(n_slow), int(n_fast)
+        self.chains = random_chains(dbm, n, rng)
+        self.streams = streams
+        fast_idx = range(self.n_slow, n)
+        self.tempering = AdaptiveTempering.create(
+            uniform_betas(n_betas, beta_min),
+            self.n_fast,
+            gamma_schedule(gamma, gamma_t0),
+            [streams.generator(i) for i in fast_idx],
+        )
+        self.last_beta1 = self.chains.take(slice(self.n_slow, n))
+        self.swap_every = int(swap_every)
+        self.n_swaps = 0
+        self.track_chain = int(track_chain)
+        self.k_trace: list[int] = []
+
+    def model_chains(self) -> DBMChains:
+        c = self.chains
+        s = self.n_slow
+        return DBMChains(c.v[:s], c.h1[:s], c.h2[:s])
+
+    def step(self, dbm, t):
+        s = self.n_slow
+        betas = np.concatenate([np.ones(s), self.tempering.chain_betas()]).astype(dbm.dtype)
+        energy = gibbs_sweep(dbm, self.chains, self.streams, betas=betas)
+        self.tempering.temperature_step(energy[s:])
+        at1 = np.flatnonzero(self.tempering.k == 0)
+        if at1.size:
+            self.last_beta1.put(at1, self.chains.take(s + at1))
+        self.k_trace.append(int(self.tempering.k[self.track_chain]))
+        if self.swap_every and (t + 1) % self.swap_every == 0:
+            slow_old = self.chains.take(slice(0, s))
+            self.chains.put(slice(0, s), self.last_beta1)
+            self.chains.put(slice(s, s + self.n_fast), slow_old)
+            self.last_beta1 = slow_old.copy()
+            self.tempering.k[:] = 0
+            self.n_swaps += 1
+
+    def after_update(self, dbm, grads):
+        pass
+
+    def diagnostics(self):
+        return {
+            "st_acceptance": float(self.tempering.n_accepted.mean() / max(self.tempering.t, 1)),
+            "swaps": self.n_swaps,
+        }
+
+
+def make_sampler(
+    algorithm: str,
+    dbm: DBM,
+    streams,
+    rng: np.random.Generator,
+    *,
+    n_chains: int = 100,
+    fast_lr: float = 0.005,
+    fast_decay: float = 0.95,
+    tt_levels: int = 20,
+    tt_beta_min: float = 0.9,
+    tt_every: int = 1,
+    n_betas: int = 20,
+    beta_min: float = 0.9,
+    gamma: float = 10.0,
+    gamma_t0: float | None = None,
+    swap_every: int = 50,
+):
+    """Build the sampler of ``algorithm`` in :data:`ALGORITHMS`.
+
+    It has ``n_chains`` particles in all (CAST: half slow, half fast); the
+    keywords of the other algorithms are ignored.
+
+    Raises
+    ------
+    ValueError
+        For an unknown algorithm, or CAST with an odd ``n_chains``.
+    """
+    if algorithm == "SAP":
+        return GibbsChains(dbm, n_chains, streams, rng)
+    if algorithm == "FPCD":
+        return FastWeightChains(dbm, n_chains, streams, rng, fast_lr=fast_lr, fast_decay=fast_decay)
+    if algorithm == "Trans-SAP":
+        return TemperedTransitionChains(
+            dbm, n_chains, streams, rng, n_levels=tt_levels, beta_min=tt_beta_min, every=tt_every
+        )
+    if algorithm == "CAST":
+        if n_chains % 2:
+            raise ValueError(f"CAST splits n_chains into slow and fast halves; got odd n_chains={n_chains}")
+        return CoupledAdaptiveTempering(
+            dbm,
+            n_chains // 2,
+            n_chains // 2,
+            streams,
+            rng,
+            n_betas=n_betas,
+            beta_min=beta_min,
+            gamma=gamma,
+            gamma_t0=gamma_t0,
+            swap_every=swap_every,
+        )
+    raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected SAP, FPCD, Trans-SAP or CAST")
+
+
+ALGORITHMS = ("SAP", "FPCD", "Trans-SAP", "CAST")
+
+__all__ = [
+    "ALGORITHMS",
+    "GibbsChains",
+    "FastWeightChains",
+    "TemperedTransitionChains",
+    "CoupledAdaptiveTempering",
+    "make_sampler",
+]
