@@ -144,3 +144,11 @@ def test_estimates_from_repeats():
     assert b1 == b2  # seeded
     # The bootstrap s of a mean is close to sd/sqrt(n) * sqrt((n-1)/n).
     assert b1.std_error == pytest.approx(stats.sem([1, 2, 3, 4]) * math.sqrt(3 / 4), rel=0.1)
+
+
+def test_proportion_difference_binomial_error():
+    from bmrep.claims.stats import proportion_difference
+
+    d = proportion_difference(0.9, 100, 0.2, 50)
+    assert d.value == pytest.approx(0.7) and d.n == 50
+    assert d.std_error == pytest.approx(math.sqrt(0.9 * 0.1 / 100 + 0.2 * 0.8 / 50))

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from .core import Above, Below, Between, Claim, Estimate, NotRun
-from .stats import mean_estimate, paired_difference, proportion_estimate
+from .stats import mean_estimate, paired_difference, proportion_difference, proportion_estimate
 
 PAPER = "bruegge2013"
 # Sec. 5.3: "needed on average to be sampled for 17.28 % fewer steps".
@@ -46,12 +46,6 @@ def _size_fractions(slem, size: int):
     return d
 
 
-def _proportion_difference(pa: float, na: int, pb: float, nb: int, details: str) -> Estimate:
-    """Pa - pb of two independent proportions with the binomial standard error."""
-    s = math.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb)
-    return Estimate(pa - pb, s, int(min(na, nb)), details)
-
-
 def stationary(r) -> Estimate:
     """Largest |pP - p| over every RBM, size, c and operator of Fig. 3 (exact enumeration)."""
     s = r["slem"]
@@ -65,7 +59,7 @@ def fraction_rises_4x4(r) -> Estimate:
     if not {1, 10} <= set(d.index):
         raise NotRun("c = 1 and c = 10 not both run in this profile")
     hi, lo = d.loc[10], d.loc[1]
-    return _proportion_difference(float(hi["fraction_T_better"]), int(hi["n_rbms"]), float(lo["fraction_T_better"]),
+    return proportion_difference(float(hi["fraction_T_better"]), int(hi["n_rbms"]), float(lo["fraction_T_better"]),
                                   int(lo["n_rbms"]), f"fraction(c=10) = {hi['fraction_T_better']:.3g}, "
                                   f"fraction(c=1) = {lo['fraction_T_better']:.3g}; binomial s.e.")  # fmt: skip
 

@@ -57,6 +57,16 @@ def proportion_estimate(successes: int, trials: int, details: str = "") -> Estim
     return Estimate(successes / trials, math.nan, int(trials), details, successes=float(successes))
 
 
+def proportion_difference(pa: float, na: int, pb: float, nb: int, details: str = "") -> Estimate:
+    """``pa - pb`` of two independent proportions, binomial s.e. sqrt(pa qa / na + pb qb / nb).
+
+    Decided as a one-sided or ordering claim on the difference, with n the
+    smaller of the two trial counts.
+    """
+    s = math.sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb)
+    return Estimate(pa - pb, s, int(min(na, nb)), details)
+
+
 def bootstrap_estimate(
     repeats, statistic: Callable[[np.ndarray], float], details: str = "", seed: int = BOOTSTRAP_SEED
 ) -> Estimate:
