@@ -138,6 +138,30 @@ def test_table_claims_are_paired_over_splits():
     assert worse["saul1996/table2/toy/mf_error_below_8pct"].verdict == NOT_REPRODUCED
 
 
+def test_table_claims_on_five_splits_paired_estimate_and_verdicts():
+    """Five splits as the default profile runs: the MF - NN difference is paired, s over split differences."""
+    mf = np.array([0.046, 0.052, 0.041, 0.049, 0.044])
+    nn = np.array([0.065, 0.070, 0.061, 0.072, 0.066])  # each split's NN error moves with its MF error
+    d = _decided(_results(mf_err=mf, nn_err=nn))
+    order = d["saul1996/table2/toy/mf_beats_nearest_neighbour"]
+    diff = 100 * (mf - nn)
+    assert order.estimate.n == 5
+    assert order.estimate.value == pytest.approx(diff.mean())
+    assert order.estimate.std_error == pytest.approx(diff.std(ddof=1) / math.sqrt(5))
+    # paired, not independent: the unpaired s would be larger than the paired one here
+    unpaired = math.sqrt((100 * mf).var(ddof=1) / 5 + (100 * nn).var(ddof=1) / 5)
+    assert order.estimate.std_error < unpaired
+    assert order.verdict == REPRODUCED  # -2.04 +- 0.26 %, k(5) = 2.78
+    below = d["saul1996/table2/toy/mf_error_below_8pct"]
+    assert below.estimate.value == pytest.approx(100 * mf.mean()) and below.estimate.n == 5
+    assert below.estimate.std_error == pytest.approx(100 * mf.std(ddof=1) / math.sqrt(5))
+    assert below.verdict == REPRODUCED and "5 split(s)" in below.details
+    # MF near 8% with a wide spread over five splits: one-sided claim undecided, needs more splits
+    near = _decided(_results(mf_err=(0.06, 0.10, 0.07, 0.09, 0.075), nn_err=nn))
+    undecided = near["saul1996/table2/toy/mf_error_below_8pct"]
+    assert undecided.verdict == INCONCLUSIVE and undecided.needed_repeats > 5
+
+
 def test_claim_text_carries_the_threshold_once():
     for c in claims({"datasets": ["toy"]}):
         assert "{" not in c.statement

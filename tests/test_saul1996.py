@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from bmrep.datasets import derived
 from bmrep.experiments.saul1996 import fig2, fig5, summaries, tables, train
 from bmrep.experiments.saul1996.paper_numbers import PAPER_FIG2
 from bmrep.models.sbn import random_layered_network
@@ -88,6 +89,79 @@ def test_classification_tables_from_bounds():
     t3 = t["table3"].set_index("digit")
     assert np.isclose(t3.loc["0", "score"], -30.0 / (64 * np.log(2)))
     assert np.isclose(t3.loc["all", "score"], t3["score"].iloc[:10].mean())
+
+
+def _split_tables(mf_wrong, nn_wrong, score, data):
+    """One split's Tables 1-3 with ``mf_wrong`` mean-field errors and ``nn_wrong`` nearest-neighbour errors."""
+    y = data["y_test"]
+    bounds = np.full((len(y), 10), -50.0)
+    bounds[np.arange(len(y)), y] = score
+    bounds[np.arange(mf_wrong), (y[:mf_wrong] + 1) % 10] = 0.0
+    t = tables.classification_tables(bounds, data, baselines={})
+    t2 = t["table2"].set_index("algorithm")
+    t2.loc["nearest neighbour", ["error_rate", "n_errors"]] = nn_wrong / len(y), nn_wrong
+    t["table2"] = t2.reset_index()
+    return t
+
+
+def test_combine_splits_sums_table1_and_gives_mean_and_error_over_splits():
+    data = _toy_data()
+    n = len(data["y_test"])
+    splits = [_split_tables(1, 4, -30.0, data), _split_tables(3, 5, -20.0, data), _split_tables(2, 9, -25.0, data)]
+    t = tables.combine_splits(splits)
+    counts = [f"pred_{d}" for d in range(10)]
+    assert np.array_equal(t["table1"][counts].to_numpy(), sum(s["table1"][counts].to_numpy() for s in splits))
+    assert t["table1"][counts].to_numpy().sum() == 3 * n
+    t2 = t["table2"].set_index("algorithm")
+    mf = np.array([1, 3, 2]) / n
+    assert t2.loc["mean field", "error_rate"] == pytest.approx(mf.mean())
+    assert t2.loc["mean field", "std_error"] == pytest.approx(mf.std(ddof=1) / np.sqrt(3))
+    assert t2.loc["mean field", "n_errors"] == 6 and t2.loc["mean field", "n_test"] == 3 * n
+    assert t2.loc["nearest neighbour", "error_rate"] == pytest.approx(18 / (3 * n))
+    assert np.isnan(t2.loc["wake-sleep", "error_rate"]) and t2.loc["wake-sleep", "n_errors"] == -1
+    assert t2["n_splits"].tolist() == [3, 0, 0, 3] and t2.loc["mean field", "evaluated"] == "same splits"
+    t3 = t["table3"].set_index("digit")
+    per = np.array([-30.0, -20.0, -25.0]) / (64 * np.log(2))
+    assert t3.loc["all", "score"] == pytest.approx(per.mean())
+    assert t3.loc["all", "std_error"] == pytest.approx(per.std(ddof=1) / np.sqrt(3))
+    per_split = t["table2_per_split"]
+    assert per_split.columns[0] == "split" and len(per_split) == 3 * 4
+    mf_rows = per_split[per_split["algorithm"] == "mean field"]
+    assert mf_rows["split"].tolist() == [0, 1, 2] and np.allclose(mf_rows["error_rate"], mf)
+    assert t["table3_per_split"]["split"].tolist() == [i for i in range(3) for _ in range(11)]
+
+
+def test_combine_one_split_has_no_standard_error():
+    t = tables.combine_splits([_split_tables(1, 4, -30.0, _toy_data())])
+    assert np.isnan(t["table2"].set_index("algorithm").loc["mean field", "std_error"])
+    with pytest.raises(ValueError, match="no splits"):
+        tables.combine_splits([])
+
+
+def test_splits_differ_and_each_is_reproducible():
+    """Split s of a dataset uses the stream (seed, saul1996, dataset, split, s): splits differ, a split repeats."""
+    pooled = derived.digits8(np.random.default_rng(0))
+    split = {s: derived.resplit_per_digit(pooled, rng(7, "saul1996", "digits8", "split", s)) for s in (0, 1)}
+    again = derived.resplit_per_digit(pooled, rng(7, "saul1996", "digits8", "split", 0))
+    for k in ("X_train", "y_train", "X_test", "y_test"):
+        assert np.array_equal(split[0][k], again[k])
+    assert not np.array_equal(split[0]["X_train"], split[1]["X_train"])
+    n_pooled = len(pooled["y_train"]) + len(pooled["y_test"])
+    for s in split.values():  # same per-digit counts, all images used once
+        assert np.array_equal(np.bincount(s["y_train"]), np.bincount(split[0]["y_train"]))
+        assert len(s["y_train"]) + len(s["y_test"]) == n_pooled
+        assert s["X_train"].sum() + s["X_test"].sum() == pooled["X_train"].sum() + pooled["X_test"].sum()
+
+
+def test_resplit_of_mnist8_sized_set_gives_700_and_400_per_digit():
+    y = np.repeat(np.arange(10), 1100)
+    X = (np.arange(11000)[:, None] >> np.arange(64) & 1).astype(np.uint8)  # every image distinct
+    d = derived.resplit_per_digit(
+        {"X_train": X[:7000], "y_train": y[:7000], "X_test": X[7000:], "y_test": y[7000:]}, rng(1, "s")
+    )
+    assert np.bincount(d["y_train"]).tolist() == [700] * 10 and np.bincount(d["y_test"]).tolist() == [400] * 10
+    images = {r.tobytes() for r in np.concatenate([d["X_train"], d["X_test"]])}
+    assert len(images) == 11000  # each pooled image lands in exactly one of train and test
 
 
 def test_train_digit_network_is_reproducible():

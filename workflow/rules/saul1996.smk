@@ -1,7 +1,8 @@
 # saul1996: Saul, Jaakkola & Jordan (1996), mean field theory for sigmoid
 # belief networks. Figure 2 (the logistic bound), Figure 5 (relative errors on
 # 10000 random 2x4x6 networks, sharded), Tables 1-3 (digit classifiers, one
-# 8x24x64 network per digit and dataset; one training job per digit).
+# 8x24x64 network per digit, dataset and seeded split; one training job per
+# (dataset, split, digit); the splits are the tables' repeats).
 #
 # Each rule's params hold only the config keys its script reads (settings()), so a
 # change to one figure's or table's setting reruns that job and what consumes
@@ -13,6 +14,7 @@ validate(config["saul1996"], "../schemas/saul1996.schema.yaml")
 S96 = paper_config("saul1996")
 S96_DATASETS = S96["classifier"]["datasets"]
 S96_DATASET_RE = "|".join(["usps8", "mnist8", "digits8"])
+S96_SPLITS = list(range(S96["classifier"]["n_splits"]))
 S96_FIG5_SHARDS = shards(S96["fig5"]["n_networks"], S96["fig5"]["shard_size"])
 
 
@@ -68,16 +70,37 @@ rule saul1996_fig5:
         "../scripts/saul1996/fig5.py"
 
 
-rule saul1996_train:
+rule saul1996_split:
     input:
         data=data("{dataset}.npz"),
     output:
-        model=results("models/saul1996/{dataset}/digit{digit}.npz"),
-        bounds=results("saul1996/{dataset}/test_bounds/digit{digit}.npz"),
+        data=results("saul1996/{dataset}/split{split}/data.npz"),
     log:
-        logs("saul1996/train_{dataset}_digit{digit}.log"),
+        logs("saul1996/split_{dataset}_{split}.log"),
     wildcard_constraints:
         dataset=S96_DATASET_RE,
+        split=r"\d+",
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("saul1996/split.py"),
+        seed=SEED,
+    script:
+        "../scripts/saul1996/split.py"
+
+
+rule saul1996_train:
+    input:
+        data=rules.saul1996_split.output.data,
+    output:
+        model=results("models/saul1996/{dataset}/split{split}/digit{digit}.npz"),
+        bounds=results("saul1996/{dataset}/split{split}/test_bounds/digit{digit}.npz"),
+    log:
+        logs("saul1996/train_{dataset}_split{split}_digit{digit}.log"),
+    wildcard_constraints:
+        dataset=S96_DATASET_RE,
+        split=r"\d+",
         digit=r"\d",
     conda:
         CONDA_ENV
@@ -90,14 +113,42 @@ rule saul1996_train:
         "../scripts/saul1996/train.py"
 
 
+rule saul1996_split_tables:
+    input:
+        data=rules.saul1996_split.output.data,
+        bounds=expand(rules.saul1996_train.output.bounds, digit=range(10), allow_missing=True),
+    output:
+        table1=results("saul1996/{dataset}/split{split}/table1_confusion.csv"),
+        table2=results("saul1996/{dataset}/split{split}/table2_error_rates.csv"),
+        table3=results("saul1996/{dataset}/split{split}/table3_scores.csv"),
+    log:
+        logs("saul1996/tables_{dataset}_split{split}.log"),
+    wildcard_constraints:
+        dataset=S96_DATASET_RE,
+        split=r"\d+",
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("saul1996/split_tables.py"),
+        cfg=settings("saul1996.classifier", "backprop"),
+        seed=SEED,
+    script:
+        "../scripts/saul1996/split_tables.py"
+
+
 rule saul1996_tables:
     input:
-        data=data("{dataset}.npz"),
-        bounds=expand(rules.saul1996_train.output.bounds, digit=range(10), allow_missing=True),
+        **{
+            t: expand(rules.saul1996_split_tables.output[t], split=S96_SPLITS, allow_missing=True)
+            for t in ("table1", "table2", "table3")
+        },
     output:
         table1=results("saul1996/{dataset}/table1_confusion.csv"),
         table2=results("saul1996/{dataset}/table2_error_rates.csv"),
         table3=results("saul1996/{dataset}/table3_scores.csv"),
+        table2_per_split=results("saul1996/{dataset}/table2_per_split.csv"),
+        table3_per_split=results("saul1996/{dataset}/table3_per_split.csv"),
         png=report(
             figures("saul1996/{dataset}/table1_confusion.png"),
             caption="../report/saul1996_table1_confusion.rst",
@@ -112,9 +163,8 @@ rule saul1996_tables:
     threads: 1
     params:
         code=code_version("saul1996/tables.py"),
-        # sizes, sweeps, learning rate and init only label the figure's caption
-        cfg=settings("saul1996.classifier", "sizes", "learning_rate", "n_sweeps", "init_std", "backprop"),
-        seed=SEED,
+        # sizes, sweeps, learning rate, init and splits only label the figure's caption
+        cfg=settings("saul1996.classifier", "n_splits", "sizes", "learning_rate", "n_sweeps", "init_std"),
         profile=PROFILE,
     script:
         "../scripts/saul1996/tables.py"
@@ -123,7 +173,7 @@ rule saul1996_tables:
 rule saul1996_claims:
     input:
         **{
-            f"{t}_{ds}": expand(rules.saul1996_tables.output[t], dataset=ds)[0]
+            f"{t}_{ds}": expand(rules.saul1996_tables.output[f"{t}_per_split"], dataset=ds)[0]
             for t in ("table2", "table3")
             for ds in S96_DATASETS
         },
@@ -154,7 +204,10 @@ PAPER_TARGETS["saul1996"] += [
     rules.saul1996_fig2.output.csv,
     rules.saul1996_fig5.output.csv,
     *expand(
-        [rules.saul1996_tables.output[t] for t in ("table1", "table2", "table3")],
+        [
+            rules.saul1996_tables.output[t]
+            for t in ("table1", "table2", "table3", "table2_per_split", "table3_per_split")
+        ],
         dataset=S96_DATASETS,
     ),
     *S96_FIGURES,

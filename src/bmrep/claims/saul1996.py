@@ -7,7 +7,8 @@ its inputs:
 - ``fig5_networks``: Figure 5's shards, one dict of per-network arrays each
   (the networks are the repeats of Figure 5);
 - ``table2_<dataset>``, ``table3_<dataset>``: Tables 2 and 3 of each dataset
-  named in ``settings["datasets"]``.
+  named in ``settings["datasets"]``, one row per split and algorithm (digit):
+  the seeded splits, each with its own networks, are the tables' repeats.
 
 The paper's numbers come from :mod:`bmrep.experiments.saul1996.paper_numbers`,
 which the result tables also carry.

@@ -1,4 +1,4 @@
-"""Tables 1-3, one digit: train its 8x24x64 network on the bound; bound every test image under it."""
+"""Tables 1-3, one split and digit: train its 8x24x64 network on the bound; bound every test image of the split."""
 
 import time
 
@@ -11,7 +11,8 @@ from bmrep.seeds import rng
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 w = snakemake.wildcards  # noqa: F821
-digit = int(w.digit)
+digit, split = int(w.digit), int(w.split)
+seed_key = ["saul1996", w.dataset, "split", split, "digit", digit]  # a split's networks are trained from scratch
 data = load_npz(snakemake.input.data)  # noqa: F821
 X = data["X_train"][data["y_train"] == digit]
 solver = cfg["solver"]
@@ -22,12 +23,19 @@ net, hist = train_digit_network(
     learning_rate=cfg["learning_rate"],
     n_sweeps=cfg["n_sweeps"],
     init_std=cfg["init_std"],
-    rng=rng(snakemake.params.seed, "saul1996", w.dataset, "digit", digit),  # noqa: F821
+    rng=rng(snakemake.params.seed, *seed_key),  # noqa: F821
     tol=solver["tol"],
     max_iter=solver["max_iter"],
 )
 train_time = time.time() - start
-log.info("digit %d: %d patterns, mean bound per sweep %s (%.1f s)", digit, len(X), hist["mean_bound"], train_time)
+log.info(
+    "split %d, digit %d: %d patterns, mean bound per sweep %s (%.1f s)",
+    split,
+    digit,
+    len(X),
+    hist["mean_bound"],
+    train_time,
+)
 save_model(
     snakemake.output.model,
     {
@@ -40,10 +48,11 @@ save_model(
     {
         "paper": "saul1996",
         "dataset": w.dataset,
+        "split": split,
         "digit": digit,
         "n_train": len(X),
         "settings": cfg,
-        "seed_key": ["saul1996", w.dataset, "digit", digit],
+        "seed_key": seed_key,
         "root_seed": snakemake.params.seed,  # noqa: F821
         "training_seconds": train_time,
         "mean_bound_per_sweep": hist["mean_bound"],

@@ -3,8 +3,9 @@
 - ``paper_numbers``: the paper's numbers shown beside ours (and claimed on).
 - ``fig2``: the logistic-expectation bound of Figure 2.
 - ``fig5``: one shard of Figure 5's random networks (bound vs exact ln P(V)).
-- ``train``: one digit network trained on the bound, and its test bounds (Tables 1-3).
-- ``tables``: Tables 1-3 of one dataset from the ten networks' test bounds, with baselines.
+- ``train``: one digit network of one split trained on the bound, and its test bounds (Tables 1-3).
+- ``tables``: Tables 1-3 of one split from the ten networks' test bounds, with baselines;
+  combined over the seeded splits (the repeats).
 - ``summaries``: Figure 5's shards merged and summarised.
 
 Pure functions from settings (and seeded generators) to arrays and tables; the

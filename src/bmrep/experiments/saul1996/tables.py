@@ -2,7 +2,9 @@
 
 Table 1: confusion matrix of the mean-field classifier; Table 2: its error rate
 beside baselines on the same split; Table 3: the normalised log-likelihood score
-per digit (section 4).
+per digit (section 4). :func:`classification_tables` makes them for one split,
+:func:`combine_splits` over the seeded splits (the repeats): Table 1 summed,
+Tables 2 and 3 as mean and standard error.
 """
 
 from __future__ import annotations
@@ -98,3 +100,58 @@ def classification_tables(bounds: np.ndarray, data: dict, *, baselines: dict) ->
         }
     )
     return {"table1": table1, "table2": table2, "table3": table3}
+
+
+def _mean_and_error(per_split: pd.DataFrame, key: str, value: str) -> pd.DataFrame:
+    """Mean of ``value`` over splits per ``key`` (in first-split order), s = sd / sqrt(n), NaN for n = 1.
+
+    ``n_splits`` counts the splits with a value (0 for a baseline that was not run).
+    """
+    g = per_split.groupby(key, sort=False)[value]
+    n = g.count()
+    se = (g.std(ddof=1) / np.sqrt(n)).where(n >= 2)
+    return pd.DataFrame({value: g.mean(), "std_error": se, "n_splits": n}).reset_index()
+
+
+def combine_splits(per_split: list[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
+    """Tables 1-3 over seeded splits, each split's tables from :func:`classification_tables`.
+
+    Returns ``table1`` (confusion counts summed over splits), ``table2`` and
+    ``table3`` (mean and standard error over splits; ``n_errors`` and
+    ``n_test`` summed), and ``table2_per_split``, ``table3_per_split`` (every
+    split's rows, with its index in column ``split``: the repeats the claims read).
+    """
+    if not per_split:
+        raise ValueError("no splits to combine")
+    table1 = per_split[0]["table1"].copy()
+    counts = [c for c in table1.columns if c.startswith("pred_")]
+    table1[counts] = sum(t["table1"][counts].to_numpy() for t in per_split)
+    long = {
+        k: pd.concat([t[k].assign(split=i) for i, t in enumerate(per_split)], ignore_index=True)
+        for k in ("table2", "table3")
+    }
+    for k in long:
+        long[k].insert(0, "split", long[k].pop("split"))
+    t2 = long["table2"]
+    first2 = per_split[0]["table2"].set_index("algorithm")
+    table2 = _mean_and_error(t2, "algorithm", "error_rate").merge(
+        t2.groupby("algorithm", sort=False)[["n_errors", "n_test"]].sum().reset_index(), on="algorithm"
+    )
+    table2["n_errors"] = table2["n_errors"].where(table2["error_rate"].notna(), -1)
+    table2["paper_error_rate"] = first2.loc[table2["algorithm"], "paper_error_rate"].to_numpy()
+    table2["evaluated"] = (
+        first2.loc[table2["algorithm"], "evaluated"].str.replace("same split", "same splits").to_numpy()
+    )
+    t3 = long["table3"]
+    first3 = per_split[0]["table3"].set_index("digit")
+    table3 = _mean_and_error(t3, "digit", "score").merge(
+        t3.groupby("digit", sort=False)["n_test"].sum().reset_index(), on="digit"
+    )
+    table3["paper_score"] = first3.loc[table3["digit"], "paper_score"].to_numpy()
+    return {
+        "table1": table1,
+        "table2": table2,
+        "table3": table3,
+        "table2_per_split": long["table2"],
+        "table3_per_split": long["table3"],
+    }
