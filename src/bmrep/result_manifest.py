@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 SKIP_DIRS = ("logs", "claims")
-SKIP_FILES = ("replication_summary.csv", "REPLICATION.md", "report.html")
+SKIP_FILES = ("replication_summary.csv", "REPLICATION.md", "report_front.rst", "report.html", "report_screenshot.png")
 SKIP_SUFFIXES = (".log", ".html", ".png")
 # Provenance, not results: wall-clock times, software versions, the settings echo.
 VOLATILE_KEYS = ("seconds", "training_seconds", "seconds_per_update", "train_seconds_per_update",
