@@ -168,10 +168,16 @@ def _mirror():
     return path if path.exists() else None
 
 
-@pytest.mark.skipif(_mirror() is None, reason="MNIST mirror (../shared/data or DATA_MIRROR) not present")
+# The spec checks the rule on the real MNIST. CI sets DATA_MIRROR, so there the
+# test must run: it skips only on a machine with no mirror configured at all.
+@pytest.mark.skipif(
+    _mirror() is None and "DATA_MIRROR" not in os.environ,
+    reason="no MNIST mirror (../shared/data) and DATA_MIRROR unset",
+)
 def test_mnist8_rule_on_real_mnist_keeps_the_digits():
     """Spec section 1: mean ink 25-45% over the 11000 images, no blank image."""
     path = _mirror()
+    assert path is not None, f"DATA_MIRROR={os.environ.get('DATA_MIRROR')} holds no mnist/train-images-idx3-ubyte.gz"
     X = read_idx(path).reshape(-1, 784)
     y = read_idx(path.with_name("train-labels-idx1-ubyte.gz")).astype(np.int64)
     d = derived.mnist8(X, y, np.random.default_rng(1))
