@@ -1,6 +1,8 @@
 # The two commands of the README, setup included:
 #   make run CORES=16     # the main job: snakemake --cores N all (default profile)
 #   make test             # the test suite
+# make run PROFILE=smoke|paper runs another profile; TARGET=<rule or file> one part
+# (e.g. TARGET=figures/saul1996/fig5.png); an interrupted run resumes with the same command.
 # Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make bench.
 
 PYTHON ?= python3.11
@@ -30,8 +32,14 @@ chromium:
 	  $$SUDO apt-get install -y -q chromium >/dev/null 2>&1 || \
 	  { $$SUDO apt-get update -q >/dev/null && $$SUDO apt-get install -y -q chromium >/dev/null; }
 
+# make run [PROFILE=smoke|paper] [TARGET=...]: bmrep-run is snakemake with the config checked first.
+PROFILE ?= default
+PROFILE_ARGS := $(if $(filter default,$(PROFILE)),,--configfile config/$(PROFILE).yaml)
+PROFILE_RESULTS := results$(if $(filter default,$(PROFILE)),,/$(PROFILE))
+TARGET ?= all
+
 run all: $(STAMP)
-	$(SNAKE) --cores $(CORES) all
+	$(BIN)/bmrep-run --cores $(CORES) $(TARGET) $(PROFILE_ARGS)
 
 smoke: $(STAMP)
 	$(SNAKE) --cores $(CORES) all --configfile config/smoke.yaml
@@ -62,10 +70,6 @@ lint: $(STAMP)
 	exit $$status
 
 # make report [PROFILE=smoke|paper]: the HTML report of that profile's last run.
-PROFILE ?= default
-PROFILE_ARGS := $(if $(filter default,$(PROFILE)),,--configfile config/$(PROFILE).yaml)
-PROFILE_RESULTS := results$(if $(filter default,$(PROFILE)),,/$(PROFILE))
-
 report: $(STAMP)
 	@test -f config/$(PROFILE).yaml -o "$(PROFILE)" = default || { echo "make report: no profile '$(PROFILE)' (config/$(PROFILE).yaml); use default, smoke or paper"; exit 2; }
 	$(SNAKE) --report $(PROFILE_RESULTS)/report.html all $(PROFILE_ARGS)

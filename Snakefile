@@ -5,16 +5,24 @@
 #   snakemake --cores 16 all --configfile config/paper.yaml # paper scale
 #
 # A profile file given with --configfile is merged over config/config.yaml.
-# See README.md and config/README.md.
+# The workflow profile profiles/default (resume after an interruption, keep
+# going past a failed job) is loaded by Snakemake itself. `bmrep-run` (what
+# `make run` calls) takes the same arguments and checks the config files and
+# --config values first. See README.md and config/README.md.
 
 import sys
 from pathlib import Path
 
 from snakemake.utils import min_version
 
+from bmrep.cli import repeated_config_file_options
 from bmrep.config_check import ConfigError, validate_config
 
 min_version("9.0")
+
+# Snakemake keeps only the last of several --configfile options, silently.
+if _repeated := repeated_config_file_options(sys.argv[1:]):
+    sys.exit(_repeated)
 
 
 configfile: "config/config.yaml"

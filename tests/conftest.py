@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,28 @@ def run_snakemake(*args: str, timeout: float = 600, env=None) -> subprocess.Comp
     e = dict(os.environ)
     e.update(env or {})
     return subprocess.run([SNAKEMAKE, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=e)
+
+
+def copy_checkout(dst: Path) -> None:
+    """The checkout's files (tracked and new, not ignored) and its compiled kernels, into ``dst``."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    files = [f for f in listed.split("\0") if f and (ROOT / f).is_file()]
+    files += [str(p.relative_to(ROOT)) for p in (ROOT / "src").rglob("*.so")]
+    for f in files:
+        (dst / f).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / f, dst / f)
+
+
+def snakemake_in(ws: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Snakemake in the copy ``ws``, importing ``bmrep`` from the copy (its code digests are the copy's)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ws / "src"), env.get("PYTHONPATH", "")])
+    return subprocess.run([SNAKEMAKE, *args], cwd=ws, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def small_rbm(seed: int, scale: float, nv: int, nh: int):

@@ -13,14 +13,12 @@ import ast
 import contextlib
 import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import ROOT, SNAKEMAKE
+from conftest import ROOT, copy_checkout, snakemake_in
 
 pytestmark = pytest.mark.workflow
 
@@ -29,29 +27,6 @@ PAPERS = ["saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "brueg
 # training run per recipe) and *_models rules, Yokoyama's shards (each trains
 # its RBMs).
 TRAINING = re.compile(r"pretrain|train|learning_shard|_models$|yokoyama2019_(kld|drbm)_shard")
-
-
-def _copy_checkout(dst: Path) -> None:
-    """The checkout's files (tracked and new, not ignored) and its compiled kernels, into ``dst``."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    files = [f for f in listed.split("\0") if f and (ROOT / f).is_file()]
-    files += [str(p.relative_to(ROOT)) for p in (ROOT / "src").rglob("*.so")]
-    for f in files:
-        (dst / f).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / f, dst / f)
-
-
-def _snakemake(ws: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Snakemake on the smoke profile in ``ws``, importing ``bmrep`` from the copy (its code digests are the copy's)."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ws / "src"), env.get("PYTHONPATH", "")])
-    cmd = [SNAKEMAKE, *args]
-    return subprocess.run(cmd, cwd=ws, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -67,15 +42,15 @@ def workspace(tmp_path_factory) -> Path:
         assert ws != ROOT and (ws / "Snakefile").is_file(), f"{ws} is not a copy of the checkout"
     else:
         ws = tmp_path_factory.mktemp("checkout")
-        _copy_checkout(ws)
-    proc = _snakemake(ws, "--cores", "2", "all", "--configfile", "config/smoke.yaml", timeout=1800)
+        copy_checkout(ws)
+    proc = snakemake_in(ws, "--cores", "2", "all", "--configfile", "config/smoke.yaml", timeout=1800)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
     return ws
 
 
 def planned(ws: Path, *configfiles: str) -> tuple[dict[str, int], str]:
     """The jobs ``snakemake -n all`` would run (rule -> count) on the smoke profile, and its output."""
-    proc = _snakemake(ws, "-n", "all", "--configfile", "config/smoke.yaml", *configfiles)
+    proc = snakemake_in(ws, "-n", "all", "--configfile", "config/smoke.yaml", *configfiles)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-5000:]
     jobs: dict[str, int] = {}

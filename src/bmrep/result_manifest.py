@@ -7,7 +7,8 @@ committed manifest of the smoke profile (``make smoke-hash``); a commit that
 changes numbers on purpose says why and rewrites it.
 
 What is hashed is the numbers, not provenance: JSON sidecar keys that record
-time, versions or the settings echo are dropped; CSVs and npz archives are
+time, versions, the settings echo or an archive's checksum are dropped (a
+sidecar left empty by that, an intermediate's checksum, is no result); CSVs and npz archives are
 hashed by content. Logs and the rendered claims/summary files (a presentation
 of the numbers, whose format the claim framework owns) are not results here.
 """
@@ -25,9 +26,11 @@ import numpy as np
 SKIP_DIRS = ("logs", "claims")
 SKIP_FILES = ("replication_summary.csv", "REPLICATION.md", "report_front.rst", "report.html", "report_screenshot.png")
 SKIP_SUFFIXES = (".log", ".html", ".png")
-# Provenance, not results: wall-clock times, software versions, the settings echo.
+# Provenance, not results: wall-clock times, software versions, the settings echo,
+# and the SHA-256 of an archive (bmrep.io sidecars) whose arrays are hashed themselves.
 VOLATILE_KEYS = ("seconds", "training_seconds", "seconds_per_update", "train_seconds_per_update",
-                 "numpy_version", "package_version", "python_version", "settings", "written_at_unix")  # fmt: skip
+                 "numpy_version", "package_version", "python_version", "settings", "written_at_unix",
+                 "sha256")  # fmt: skip
 
 
 def _strip(obj):
@@ -58,12 +61,19 @@ def file_digest(path: Path) -> str:
     return h.hexdigest()
 
 
+def _checksum_only(path: Path) -> bool:
+    """An archive's sidecar that holds nothing but provenance (e.g. only its SHA-256)."""
+    return path.name.endswith(".npz.json") and not _strip(json.loads(path.read_text()))
+
+
 def result_files(root: Path) -> list[Path]:
-    """The result files under ``root``, sorted, without logs, claims and rendered summaries."""
+    """The result files under ``root``, sorted, without logs, claims, rendered summaries and checksum sidecars."""
     out = []
     for p in sorted(root.rglob("*")):
         rel = p.relative_to(root)
         if not p.is_file() or rel.parts[0] in SKIP_DIRS or p.name in SKIP_FILES or p.suffix in SKIP_SUFFIXES:
+            continue
+        if _checksum_only(p):
             continue
         out.append(p)
     return out

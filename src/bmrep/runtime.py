@@ -15,8 +15,6 @@ from __future__ import annotations
 import logging
 import os
 import sys
-import time
-from contextlib import contextmanager
 
 
 def limit_threads(n: int) -> None:
@@ -46,7 +44,7 @@ def setup_job(snakemake):
     for h in handlers:
         h.setFormatter(fmt)
         log.addHandler(h)
-    root = logging.getLogger("bmrep")
+    root = logging.getLogger("bmrep")  # also bmrep.progress's lines (bmrep.progress.track)
     root.setLevel(logging.INFO)
     for h in handlers:
         if h not in root.handlers:
@@ -65,21 +63,3 @@ def setup_job(snakemake):
     cfg = getattr(snakemake.params, "cfg", None) if hasattr(snakemake, "params") else None
     log.info("rule %s, threads %d, outputs %s", snakemake.rule, threads, list(snakemake.output))
     return log, cfg
-
-
-@contextmanager
-def progress(log: logging.Logger, what: str, total: int, every_seconds: float = 10.0):
-    """Context manager yielding ``tick(i)``: logs ``what i/total`` with ETA at most every few seconds."""
-    start = time.time()
-    last = [start]
-
-    def tick(i: int) -> None:
-        now = time.time()
-        if now - last[0] >= every_seconds or i == total:
-            last[0] = now
-            done = max(i, 1)
-            eta = (now - start) / done * (total - i)
-            log.info("%s %d/%d (%.0f s elapsed, ETA %.0f s)", what, i, total, now - start, eta)
-
-    yield tick
-    log.info("%s done in %.1f s", what, time.time() - start)

@@ -25,6 +25,8 @@ from bmrep.models.rbm import RBM
 from bmrep.sampling.operators import Operator
 from bmrep.sampling.streams import ChainStreams
 
+from ..progress import track
+
 
 def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
     """Ascent direction of the average log-likelihood, ``{"W", "b", "c"}`` (float64).
@@ -169,7 +171,7 @@ def train_rbm(
         v = np.empty((n_ch, model.n_visible))
     batches = minibatches(N, B, rng)
     record(0)
-    for t in range(1, n_updates + 1):
+    for t in track(range(1, n_updates + 1), "RBM training updates"):
         vd = X[next(batches)]
         if not persistent:
             v[...] = vd

@@ -25,6 +25,8 @@ from bmrep.models.dbm import DBM
 from bmrep.models.rbm import sigmoid
 from bmrep.sampling.operators import Gibbs
 
+from ..progress import track
+
 
 def train_doubled_rbm(
     data: np.ndarray,
@@ -69,7 +71,7 @@ def train_doubled_rbm(
     op = Gibbs()
     n_batches = n // batch_size
     h = np.zeros((batch_size, n_hidden), dtype)
-    for epoch in range(n_epochs):
+    for epoch in track(range(n_epochs), "pretraining epochs"):
         order = rng.permutation(n)
         for bi in range(n_batches):
             v0 = X[order[bi * batch_size : (bi + 1) * batch_size]]

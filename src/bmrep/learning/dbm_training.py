@@ -24,6 +24,8 @@ from bmrep.learning.optimizers import SGD, inverse_time
 from bmrep.models.dbm import DBM, mean_field
 from bmrep.sampling.dbm_gibbs import DBMChains
 
+from ..progress import track
+
 # The learning rate of Salakhutdinov (2010), section 8: 10 / (2000 + t).
 PAPER_LEARNING_RATE = inverse_time(10.0, 2000.0)
 
@@ -87,7 +89,7 @@ def train_dbm(
     order = rng.permutation(n)
     hist = TrainingHistory()
     t0 = time.perf_counter()
-    for t in range(n_updates):
+    for t in track(range(n_updates), "DBM training updates"):
         bi = t % n_batches
         if bi == 0 and t > 0:
             order = rng.permutation(n)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..models.rbm import RBM
+from ..progress import track
 from ..sampling.parallel_tempering import ParallelTempering, uniform_betas
 from .cd import minibatches, rbm_gradient
 
@@ -62,7 +63,7 @@ def train_rbm_pt(
 
     batches = minibatches(N, B, rng)
     record(0)
-    for t in range(1, int(n_updates) + 1):
+    for t in track(range(1, int(n_updates) + 1), "PT training updates"):
         vd = X[next(batches)]
         vm, _ = pt.negative_phase(model)
         optimizer.step(params, rbm_gradient(model, vd, vm))

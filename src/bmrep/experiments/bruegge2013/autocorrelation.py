@@ -13,6 +13,7 @@ from ...diagnostics.autocorr import (
     integrated_autocorrelation_time,
 )
 from ...models.rbm import RBM
+from ...progress import track
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as keyed_rng
 from .benchmarks import Benchmark
@@ -59,7 +60,7 @@ def autocorrelation_runs(bench: Benchmark, models: list[RBM], repeats, seed: int
     out = {"repeat": [], "chain": []}
     for name in OPERATORS:
         out.update({f"tau_ar_{name}": [], f"tau_int_{name}": [], f"acf_{name}": []})
-    for model, r in zip(models, repeats, strict=True):
+    for model, r in track(zip(models, repeats, strict=True), "RBMs sampled", total=len(models)):
         nc = int(settings["n_chains"])
         v0 = bench.X_train[
             keyed_rng(seed, PAPER, "autocorr_start", bench.name, int(r)).integers(0, len(bench.X_train), nc)

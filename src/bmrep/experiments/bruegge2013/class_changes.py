@@ -10,6 +10,7 @@ import numpy as np
 from ...datasets.toys import BASIC_MODES, artificial_modes
 from ...diagnostics.modes import count_class_changes, nearest_mode_class
 from ...models.rbm import RBM
+from ...progress import track
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as keyed_rng
 from .common import MODES_P_MUT, PAPER
@@ -71,7 +72,7 @@ def class_change_runs(bench_name: str, models: list[RBM], repeats, seed: int, se
     for name in OPERATORS:
         out[f"changes_{name}"] = []
         out[f"first_{name}"] = []
-    for model, r in zip(models, repeats, strict=True):
+    for model, r in track(zip(models, repeats, strict=True), "RBMs sampled", total=len(models)):
         out["repeat"].append(int(r))
         starts, _ = artificial_modes(
             int(settings["n_starts"]), p_mut, keyed_rng(seed, PAPER, "classes_starts", bench_name, int(r))

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ...models.rbm import RBM
+from ...progress import track
 from ...sampling.operators import Blend
 from ...sampling.transition_matrix import (
     slem,
@@ -35,7 +36,7 @@ def slem_study(size: int, c_values, n_rbms: int, seed: int, blend_alpha: float |
     if blend_alpha is not None:
         ops["blend"] = Blend(blend_alpha)
     rows = []
-    for c in c_values:
+    for c in track(c_values, f"weight scales c, {size}x{size} RBMs"):
         g = keyed_rng(seed, PAPER, "fig3_slem", int(size), int(c))
         for i in range(int(n_rbms)):
             rbm = uniform_weight_rbm(int(size), float(c), g)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...progress import track
 from .paper_numbers import PAPER_TABLE2, PAPER_TABLE3, PAPER_TABLE3_ALL
 
 
@@ -27,7 +28,7 @@ def nearest_neighbour_predict(X_train, y_train, X_test, chunk: int = 2048) -> np
     A = np.asarray(X_train, dtype=np.float64)
     na = A.sum(1)
     out = np.empty(len(X_test), dtype=np.int64)
-    for s in range(0, len(X_test), chunk):
+    for s in track(range(0, len(X_test), chunk), "test images bounded (chunks)"):
         B = np.asarray(X_test[s : s + chunk], dtype=np.float64)
         d = na[None, :] + B.sum(1)[:, None] - 2.0 * B @ A.T  # Hamming distance of binary vectors
         out[s : s + chunk] = np.asarray(y_train)[np.argmin(d, axis=1)]

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...learning.optimizers import AdaMax
 from ...models import drbm
+from ...progress import track
 from ...seeds import rng
 from . import PAPER
 from .s_values import parse_s
@@ -57,7 +58,7 @@ def drbm_curves(
     train_err = np.empty((len(experiments), len(s_values), len(eval_epochs)))
     test_err = np.empty_like(train_err)
     n_batches = n_train // batch_size
-    for ei, e in enumerate(experiments):
+    for ei, e in enumerate(track(experiments, "DRBM experiments")):
         g = rng(root_seed, PAPER, "drbm", e)
         idx = g.choice(x_train_uint8.shape[0], size=n_train, replace=False)
         x = x_train_uint8[idx].astype(np.float64) / 255.0

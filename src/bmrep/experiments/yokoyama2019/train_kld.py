@@ -13,6 +13,7 @@ import numpy as np
 from ...learning.optimizers import Adam
 from ...models import multivalued as mv
 from ...models.exact import multivalued as mv_exact
+from ...progress import track
 from ...seeds import rng
 from . import PAPER
 from .s_values import parse_s, s_label
@@ -77,7 +78,7 @@ def kld_curves(
     loglik = np.empty_like(kld)
     rows = np.arange(n_exp)[:, None]
 
-    for si, s in enumerate(s_values):
+    for si, s in enumerate(track(s_values, "RBMs trained (one per s)")):
         params = {
             "b": np.zeros((n_exp, n_visible)),
             "c": np.zeros((n_exp, m)),

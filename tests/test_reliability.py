@@ -1,0 +1,185 @@
+"""Everyday use (issue 22): the workflow profile, one-line config errors, file modes, checked caches, progress.
+
+Each test reproduces one failure found on main at 53f7361 (the issue's list)
+and shows it fixed; the kill-and-resume test is ``test_resume.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from bmrep import io
+from bmrep.cli import check_args, dotted_override, repeated_config_file_options
+from bmrep.progress import track
+from conftest import ROOT, run_snakemake
+
+
+def _bmrep_run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "bmrep.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+def _one_line(proc: subprocess.CompletedProcess) -> str:
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return lines[0]
+
+
+# 1. The workflow profile (rerun-incomplete, keep-going) is loaded by a plain `snakemake`.
+@pytest.mark.workflow
+def test_plain_snakemake_loads_the_workflow_profile():
+    proc = run_snakemake("saul1996", "-n", "-q", timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "workflow specific profile profiles/default" in proc.stderr
+
+
+# 2. Config errors are one line naming the file, the YAML line or the key.
+def test_missing_config_file_is_one_line():
+    line = _one_line(_bmrep_run("-n", "all", "--configfile", "config/nope.yaml"))
+    assert line.startswith("bmrep-run: config file not found: config/nope.yaml")
+    assert "config/smoke.yaml" in line  # the profiles that do exist
+
+
+def test_target_after_configfile_is_explained():
+    line = _one_line(_bmrep_run("-n", "--configfile", "config/smoke.yaml", "all"))
+    assert "config file not found: all" in line and "put targets first" in line
+
+
+def test_yaml_syntax_error_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("seed: 1\nsaul1996:\n  classifier: [1, 2\n  fig2: {}\n")
+    line = _one_line(_bmrep_run("-n", "all", "--configfile", str(bad)))
+    assert line.startswith(f"bmrep-run: {bad}:") and "YAML syntax error" in line
+    assert f"{bad}:4:" in line  # the line where the unclosed list breaks
+
+
+def test_config_file_that_is_not_a_mapping(tmp_path):
+    bad = tmp_path / "list.yaml"
+    bad.write_text("- 1\n- 2\n")
+    assert "must be a mapping" in _one_line(_bmrep_run("-n", "all", "--configfile", str(bad)))
+
+
+def test_repeated_configfile_options_are_merged_in_order():
+    argv = check_args(["--cores", "1", "all", "--configfile", "config/smoke.yaml", "--configfile=config/paper.yaml"])
+    assert argv == ["--cores", "1", "all", "--configfile", "config/smoke.yaml", "config/paper.yaml"]
+    assert repeated_config_file_options(["--configfile", "a.yaml", "--configfile", "b.yaml"]).startswith(
+        "--configfile given 2 times"
+    )
+    assert repeated_config_file_options(["--configfile", "a.yaml", "b.yaml"]) is None
+
+
+@pytest.mark.workflow
+def test_plain_snakemake_refuses_repeated_configfile_options():
+    proc = run_snakemake("-n", "all", "--configfile", "config/smoke.yaml", "--configfile", "config/paper.yaml")
+    assert proc.returncode != 0
+    assert "--configfile given 2 times: Snakemake keeps only the last one" in proc.stderr + proc.stdout
+
+
+def test_dotted_config_key_becomes_a_config_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert dotted_override("seed=3") is None
+    assert dotted_override("saul1996.classifier.n_splits=3") == {"saul1996": {"classifier": {"n_splits": 3}}}
+    argv = check_args(["all", "--config", "seed=3", "a.b=1", "a.c=x"])
+    assert argv[:4] == ["all", "--config", "seed=3", "--configfile"]
+    assert yaml.safe_load(Path(argv[4]).read_text()) == {"a": {"b": 1, "c": "x"}}
+    with pytest.raises(ValueError, match="not a key or dotted key path"):
+        dotted_override("saul1996..x=3")
+    with pytest.raises(ValueError, match="expected key=value"):
+        dotted_override("saul1996")
+
+
+@pytest.mark.workflow
+def test_nested_config_value_reaches_the_schema_check():
+    proc = _bmrep_run("saul1996", "-n", "-q", "--config", "saul1996.classifier.n_splits=0")
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-2000:]
+    assert "invalid config: saul1996.classifier.n_splits: 0 is less than the minimum of 1" in proc.stderr + proc.stdout
+
+
+# 3. Files get the user's umask, not mkstemp's 0600; no orphan sidecar on a failed write.
+def test_written_files_follow_the_umask(tmp_path):
+    script = (
+        "import os, sys; os.umask(0o022); import numpy as np; from bmrep import io; "
+        "io.write_text(sys.argv[1] + '/a.txt', 'x'); io.save_npz(sys.argv[1] + '/b.npz', a=np.zeros(2))"
+    )
+    subprocess.run([sys.executable, "-c", script, str(tmp_path)], check=True)
+    for name in ("a.txt", "b.npz", "b.npz.json"):
+        assert oct(os.stat(tmp_path / name).st_mode & 0o777) == "0o644", name
+
+
+def test_failed_archive_write_leaves_no_orphan_sidecar(tmp_path, monkeypatch):
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        io.save_model(tmp_path / "m.npz", {"W": np.eye(2)}, {"seed": 1})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_sidecar_write_removes_the_archive(tmp_path, monkeypatch):
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(io, "write_json", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        io.save_model(tmp_path / "m.npz", {"W": np.eye(2)}, {"seed": 1})
+    assert list(tmp_path.iterdir()) == []
+
+
+# 4. A cached model carries its SHA-256; a corrupted or truncated one is one line saying how to remake it.
+def test_corrupted_model_names_the_file_and_the_remake_command(tmp_path):
+    path = tmp_path / "results" / "smoke" / "models" / "m.npz"
+    io.save_model(path, {"W": np.arange(6.0).reshape(2, 3)}, {"seed": 1})
+    assert io.read_json(str(path) + ".json")["sha256"] == io.sha256_of(path)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one flipped byte inside the compressed array
+    path.write_bytes(bytes(data))
+    with pytest.raises(io.CacheError) as err:
+        io.load_model(path)
+    msg = str(err.value)
+    assert "does not match the SHA-256" in msg and str(path) in msg
+    assert f"snakemake --cores 1 {path} --configfile config/smoke.yaml" in msg
+    assert err.type.user_facing
+
+
+def test_truncated_archive_without_sidecar_is_a_cache_error(tmp_path):
+    path = tmp_path / "x.npz"
+    io.save_npz(path, a=np.arange(100.0))
+    io.sidecar_of(path).unlink()
+    path.write_bytes(path.read_bytes()[:40])
+    with pytest.raises(io.CacheError, match="not a readable npz archive"):
+        io.load_npz(path)
+    with pytest.raises(io.CacheError, match="sidecar m.npz.json is missing"):
+        (tmp_path / "m.npz").write_bytes(b"")
+        io.load_model(tmp_path / "m.npz")
+
+
+def test_stale_temporary_files_of_a_killed_write_are_removed(tmp_path):
+    stale = tmp_path / ".out.csv.abc12_yz.tmp.csv"  # as mkstemp names it
+    stale.write_text("half")
+    io.write_text(tmp_path / "out.csv", "a\n1\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
+
+
+# 6. Progress: a line per tenth of the work with elapsed and remaining time; nested loops stay quiet.
+def test_progress_reports_each_tenth_once(caplog):
+    caplog.set_level(logging.INFO, logger="bmrep.progress")
+    total = 0
+    for i in track(range(25), "updates"):
+        for _ in track(range(3), "inner"):
+            total += i
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 10 and all(line.startswith("updates: ") for line in lines), lines
+    assert lines[0].startswith("updates: 3/25 (12%)") and lines[-1].startswith("updates: 25/25 (100%)")
+    assert "elapsed" in lines[-1] and "0:00 left" in lines[-1]
+    assert total == 3 * sum(range(25))
