@@ -24,7 +24,7 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"learning"}), False),
     (frozenset({"diagnostics"}), False),
     (frozenset({"experiments"}), False),
-    (frozenset({"claims", "plotting", "runtime", "trace", "cli"}), False),
+    (frozenset({"claims", "plotting", "runtime", "trace", "cli", "costs"}), False),
 ]
 # Edges forbidden although they point down: experiments do no file I/O (HELPERS.md, issue 16).
 FORBIDDEN = frozenset({("experiments", "io")})

@@ -35,6 +35,8 @@ from pathlib import Path
 
 import yaml
 
+from .config_check import deep_merge
+
 CONFIG_FILE_OPTIONS = ("--configfile", "--configfiles")
 CONFIG_OPTION = "--config"
 _KEY = re.compile(r"[A-Za-z_][\w-]*$")
@@ -94,15 +96,6 @@ def dotted_override(entry: str) -> dict | None:
     return nested
 
 
-def _merge(into: dict, new: dict) -> dict:
-    for k, v in new.items():
-        if isinstance(v, dict) and isinstance(into.get(k), dict):
-            _merge(into[k], v)
-        else:
-            into[k] = v
-    return into
-
-
 def overrides_file(overrides: dict, where: Path = Path(".snakemake/config-overrides")) -> str:
     """Write the dotted overrides as a YAML file named by its content; return its path."""
     text = yaml.safe_dump(overrides, sort_keys=True)
@@ -134,7 +127,7 @@ def check_args(argv: list[str]) -> list[str]:
                     if nested is None:
                         plain.append(v)
                     else:
-                        _merge(overrides, nested)
+                        deep_merge(overrides, nested)
                 out += [CONFIG_OPTION, *plain] if plain else []
             else:
                 insert_at = len(out) if insert_at is None else insert_at

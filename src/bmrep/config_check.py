@@ -53,3 +53,13 @@ def validate_config(data: dict, schema_path: str | Path, prefix: str = "") -> No
     if errors:
         err = jsonschema.exceptions.best_match(errors) or errors[0]
         raise ConfigError(_describe(err, prefix))
+
+
+def deep_merge(into: dict, new: dict) -> dict:
+    """Merge ``new`` into ``into`` key by key, recursing into mappings (as Snakemake merges config files)."""
+    for k, v in (new or {}).items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            deep_merge(into[k], v)
+        else:
+            into[k] = v
+    return into

@@ -8,13 +8,20 @@ A workflow script starts with::
 ``setup_job`` sends Python logging (and uncaught exceptions) to the rule's
 ``log:`` file as well as stderr, limits BLAS/OpenMP threads to the rule's
 ``threads:``, and returns the job's logger and its ``params.cfg`` (if any).
+When the job ends it logs what it used (:data:`RESOURCES_LINE`: CPU seconds,
+wall seconds, peak resident memory), which ``bmrep.costs`` reads back into
+the per-rule cost table.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import resource
 import sys
+import time
+from pathlib import Path
 
 
 def limit_threads(n: int) -> None:
@@ -28,6 +35,28 @@ def limit_threads(n: int) -> None:
         threadpool_limits(n)
     except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
         pass
+
+
+RESOURCES_LINE = "job resources: cpu {cpu:.2f} s, wall {wall:.2f} s, max rss {rss:.1f} MB"
+
+
+def _process_age() -> float | None:
+    """Seconds since this process started (Linux /proc), so wall time includes the imports as CPU time does."""
+    try:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return uptime - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _log_resources(log: logging.Logger, start: float) -> None:
+    """Log the job's CPU time (its own and its children's), wall time and peak memory (Linux: ru_maxrss in kB)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    rss = max(own.ru_maxrss, kids.ru_maxrss) / 1024.0
+    wall = _process_age()
+    log.info(RESOURCES_LINE.format(cpu=cpu, wall=time.monotonic() - start if wall is None else wall, rss=rss))
 
 
 def setup_job(snakemake):
@@ -62,4 +91,5 @@ def setup_job(snakemake):
     sys.excepthook = _excepthook
     cfg = getattr(snakemake.params, "cfg", None) if hasattr(snakemake, "params") else None
     log.info("rule %s, threads %d, outputs %s", snakemake.rule, threads, list(snakemake.output))
+    atexit.register(_log_resources, log, time.monotonic())
     return log, cfg

@@ -1,0 +1,218 @@
+"""Per-rule costs: measured from a run's job logs, extrapolated to another profile, given to SLURM.
+
+Every job logs what it used when it ends (``runtime.RESOURCES_LINE``). From
+the logs of a run (normally the default profile's, ``results/logs``) this
+module builds one row per rule: jobs, CPU seconds per job (mean and max),
+peak memory. For another profile (normally the paper's) each rule's CPU per
+job is scaled by the ratio of the config values that set its work
+(``config/cost_scaling.yaml``: rule -> dotted config keys; their
+paper/measured ratios multiply), and multiplied by that profile's job count
+(from a Snakemake dry run). The result is ``config/costs.csv`` and the
+``set-resources`` block of the SLURM profile (runtime with a safety factor,
+memory with headroom). ``make costs`` runs it after a default run.
+
+This is an extrapolation, not a promise: work that does not scale with the
+listed keys (a different model size, a different number of chains) shows in
+the ``scaled_by`` column as what was assumed.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from .config_check import deep_merge
+
+RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
+USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d.]+) MB")
+RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
+MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
+BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
+
+
+def measure(logs_dir: str | Path) -> pd.DataFrame:
+    """One row per rule from the job logs under ``logs_dir``: jobs, CPU per job (mean, max), wall max, peak MB."""
+    rows = []
+    for log in sorted(Path(logs_dir).rglob("*.log")):
+        text = log.read_text(errors="replace")
+        rule, used = RULE.search(text), USED.findall(text)
+        if rule and used:
+            cpu, wall, rss = map(float, used[-1])
+            rows.append({"rule": rule.group(1), "cpu_s": cpu, "wall_s": wall, "rss_mb": rss})
+    if not rows:
+        raise FileNotFoundError(f"{logs_dir}: no job log with a resources line (run the profile first)")
+    df = pd.DataFrame(rows)
+    return (
+        df.groupby("rule")
+        .agg(
+            jobs=("cpu_s", "size"),
+            cpu_s_mean=("cpu_s", "mean"),
+            cpu_s_max=("cpu_s", "max"),
+            wall_s_max=("wall_s", "max"),
+            rss_mb_max=("rss_mb", "max"),
+        )
+        .reset_index()
+    )
+
+
+def _lookup(config: dict, dotted: str):
+    node = config
+    for part in dotted.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise KeyError(f"config key {dotted!r} not found (config/cost_scaling.yaml)")
+        node = node[part]
+    return node
+
+
+def work_size(value) -> float:
+    """A config value as an amount of work: a number itself, a list its sum (or length), a mapping its largest entry."""
+    if isinstance(value, bool) or value is None:
+        return 1.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, dict):
+        return max((work_size(v) for v in value.values()), default=1.0)
+    if isinstance(value, list):
+        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return float(sum(value)) or 1.0
+        return float(sum(work_size(v) for v in value)) if all(isinstance(v, dict) for v in value) else float(len(value))
+    return 1.0
+
+
+def _ratio(target, measured) -> float:
+    # Per-wildcard settings (a mapping per benchmark) scale each job differently: take the largest
+    # ratio, so the runtime asked of SLURM and the core-hours are upper estimates, never short.
+    if isinstance(target, dict) and isinstance(measured, dict) and set(target) & set(measured):
+        return max(_ratio(target[k], measured[k]) for k in set(target) & set(measured))
+    return work_size(target) / work_size(measured)
+
+
+def scale_factor(keys: list[str], measured: dict, target: dict) -> float:
+    """Product over ``keys`` of the target config's work over the measured config's (largest per-entry ratio).
+
+    A key written ``1/key`` divides instead (a period such as ``tt_every``).
+    Keys with a ``*`` segment (``bruegge2013.autocorr.models.*.n_steps``) are taken
+    per entry of the mapping at the star: their ratios multiply within an entry
+    (a key an entry lacks counts 1), and the largest entry's product is used.
+    """
+    inverse = [k[2:] for k in keys if k.startswith("1/")]  # work falls as the value rises (e.g. "every m updates")
+    keys = [k for k in keys if not k.startswith("1/")]
+    plain = [k for k in keys if "*" not in k]
+    factor = math.prod(_ratio(_lookup(target, k), _lookup(measured, k)) for k in plain)
+    factor /= math.prod(_ratio(_lookup(target, k), _lookup(measured, k)) for k in inverse)
+    starred = [k for k in keys if "*" in k]
+    if starred:
+        prefix = starred[0].split(".*", 1)[0]
+        entries = set(_lookup(target, prefix)) & set(_lookup(measured, prefix))
+
+        def entry_ratio(key: str, entry: str) -> float:
+            concrete = key.replace("*", entry, 1)
+            try:
+                return _ratio(_lookup(target, concrete), _lookup(measured, concrete))
+            except KeyError:
+                return 1.0
+
+        factor *= max(math.prod(entry_ratio(k, e) for k in starred) for e in entries)
+    return factor
+
+
+def job_counts(*snakemake_args: str) -> dict[str, int]:
+    """Jobs per rule that a from-scratch run would make (Snakemake's dry-run job stats, every job forced)."""
+    cmd = [str(Path(sys.executable).with_name("snakemake")), "-n", "--forceall", "--quiet", "rules", *snakemake_args]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    counts, started = {}, False
+    for line in out.splitlines():
+        if line.startswith("job ") and "count" in line:
+            started = True
+            continue
+        if started:
+            parts = line.split()
+            if len(parts) == 2 and parts[1].isdigit() and parts[0] != "total":
+                counts[parts[0]] = int(parts[1])
+            elif parts and parts[0] == "total":
+                break
+    return counts
+
+
+def extrapolate(measured: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict):
+    """The cost table for the target profile (one row per rule it runs) and its SLURM resources."""
+    rows = []
+    by_rule = measured.set_index("rule")
+    for rule, jobs in sorted(counts.items()):
+        if rule not in by_rule.index:
+            rows.append({"rule": rule, "paper_jobs": jobs, "scaled_by": "not measured"})
+            continue
+        m = by_rule.loc[rule]
+        keys = scaling.get(rule, [])
+        f = scale_factor(keys, measured_config, target_config)
+        per_job = float(m["cpu_s_max"]) * f
+        rows.append(
+            {
+                "rule": rule,
+                "measured_jobs": int(m["jobs"]),
+                "measured_cpu_s_per_job": round(float(m["cpu_s_mean"]), 2),
+                "measured_rss_mb": round(float(m["rss_mb_max"]), 1),
+                "scaled_by": " x ".join(keys) or "(same work)",
+                "scale": round(f, 3),
+                "paper_jobs": jobs,
+                "paper_cpu_h_per_job": round(per_job / 3600, 4),
+                "paper_core_hours": round(jobs * float(m["cpu_s_mean"]) * f / 3600, 3),
+                "runtime_min": max(RUNTIME_FLOOR_MIN, math.ceil(RUNTIME_FACTOR * per_job / 60)),
+                "mem_mb": max(MEM_FLOOR_MB, math.ceil(MEM_FACTOR * float(m["rss_mb_max"]) / 100) * 100),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def slurm_block(table: pd.DataFrame) -> str:
+    """The ``set-resources`` YAML block for the SLURM profile, between its markers."""
+    res = {
+        r.rule: {"runtime": int(r.runtime_min), "mem_mb": int(r.mem_mb)}
+        for r in table.itertuples()
+        if not pd.isna(getattr(r, "runtime_min", float("nan")))
+    }
+    body = yaml.safe_dump({"set-resources": res}, sort_keys=True, default_flow_style=None)
+    return f"{BEGIN}\n{body}{END}\n"
+
+
+def replace_block(profile_text: str, block: str) -> str:
+    """``profile_text`` with its marked block replaced by ``block`` (appended if there is none)."""
+    if BEGIN in profile_text and END in profile_text:
+        head, rest = profile_text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1].lstrip("\n")
+        return head + block + tail
+    return profile_text.rstrip("\n") + "\n" + block
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bmrep.costs LOGS_DIR``: write config/costs.csv and the SLURM profile's resources; print totals."""
+    if len(argv) != 1:
+        print("usage: python -m bmrep.costs LOGS_DIR   (the job logs of a default run, e.g. results/logs)")
+        return 2
+    default = yaml.safe_load(Path("config/config.yaml").read_text())
+    paper = deep_merge(copy.deepcopy(default), yaml.safe_load(Path("config/paper.yaml").read_text()))
+    scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
+    table = extrapolate(
+        measure(argv[0]), scaling, default, paper, job_counts("all", "--configfile", "config/paper.yaml")
+    )
+    table.to_csv("config/costs.csv", index=False)
+    slurm = Path("profiles/slurm/config.yaml")
+    slurm.write_text(replace_block(slurm.read_text(), slurm_block(table)))
+    paper_of = table["rule"].str.extract(r"^([a-z]+\d{4})")[0].fillna("data/report")
+    totals = table.groupby(paper_of)["paper_core_hours"].sum()
+    print(table.to_string(index=False))
+    print("\npaper profile, core-hours per paper:")
+    print(totals.round(1).to_string())
+    print(f"total: {totals.sum():.1f} core-hours; wrote config/costs.csv and {slurm}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

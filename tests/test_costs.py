@@ -1,0 +1,86 @@
+"""The per-rule cost table: measured from job logs, extrapolated by config ratios, given to SLURM as resources."""
+
+from __future__ import annotations
+
+import logging
+
+import pandas as pd
+import pytest
+import yaml
+
+from bmrep import costs, runtime
+
+
+def _job_log(path, rule, cpu, wall, rss):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f"2026-01-01 00:00:00,000 bmrep.{rule} INFO rule {rule}, threads 1, outputs ['x']\n"
+        f"2026-01-01 00:00:01,000 bmrep.{rule} INFO "
+        + runtime.RESOURCES_LINE.format(cpu=cpu, wall=wall, rss=rss)
+        + "\n"
+    )
+
+
+def test_the_job_logs_its_resources_in_the_format_measure_reads(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    log = logging.getLogger("bmrep.some_rule")
+    runtime._log_resources(log, 0.0)
+    line = caplog.records[-1].getMessage()
+    cpu, wall, rss = map(float, costs.USED.search(line).groups())
+    assert cpu > 0 and wall > 0 and rss > 10  # a Python process with numpy imported
+
+
+def test_measure_groups_jobs_by_rule(tmp_path):
+    _job_log(tmp_path / "a" / "0.log", "paper_train", 10.0, 11.0, 200.0)
+    _job_log(tmp_path / "a" / "1.log", "paper_train", 30.0, 31.0, 300.0)
+    _job_log(tmp_path / "b.log", "paper_fig", 1.0, 2.0, 100.0)
+    (tmp_path / "unfinished.log").write_text("bmrep.x INFO rule x, threads 1, outputs []\n")
+    m = costs.measure(tmp_path).set_index("rule")
+    assert m.loc["paper_train", "jobs"] == 2 and m.loc["paper_train", "cpu_s_mean"] == 20.0
+    assert m.loc["paper_train", "cpu_s_max"] == 30.0 and m.loc["paper_train", "rss_mb_max"] == 300.0
+    assert "x" not in m.index
+    with pytest.raises(FileNotFoundError, match="no job log"):
+        costs.measure(tmp_path / "empty")
+
+
+def test_work_size_and_scale_factor():
+    assert costs.work_size(4000) == 4000 and costs.work_size([1000, 3000]) == 4000
+    assert costs.work_size({"bas": 300, "mnist": 2000}) == 2000 and costs.work_size(["a", "b", "c"]) == 3
+    default = {"p": {"train": {"n_updates": 4000}, "reps": 5}}
+    paper = {"p": {"train": {"n_updates": 200000}, "reps": 25}}
+    assert costs.scale_factor(["p.train.n_updates", "p.reps"], default, paper) == pytest.approx(250.0)
+    assert costs.scale_factor(["p.train.n_updates", "1/p.reps"], default, paper) == pytest.approx(10.0)
+    per_benchmark = ({"n": {"bas": 2000, "mnist": 200}}, {"n": {"bas": 20000, "mnist": 20000}})
+    assert costs.scale_factor(["n"], *per_benchmark) == pytest.approx(100.0)  # the largest ratio, not 20000/2000
+    models = (
+        {"m": {"a": {"n": 10, "k": 1}, "b": {"n": 10}}},
+        {"m": {"a": {"n": 100, "k": 10}, "b": {"n": 500}}},
+    )
+    assert costs.scale_factor(["m.*.n", "m.*.k"], *models) == pytest.approx(100.0)  # a: 10 x 10 > b: 50 x 1
+    with pytest.raises(KeyError, match="p.nope"):
+        costs.scale_factor(["p.nope"], default, paper)
+
+
+def test_extrapolated_table_and_slurm_block():
+    measured = pd.DataFrame(
+        [{"rule": "p_train", "jobs": 3, "cpu_s_mean": 60.0, "cpu_s_max": 90.0, "wall_s_max": 95.0, "rss_mb_max": 700.0}]
+    )
+    table = costs.extrapolate(
+        measured,
+        {"p_train": ["p.n"]},
+        {"p": {"n": 10}},
+        {"p": {"n": 100}},
+        {"p_train": 4, "p_new": 1},
+    ).set_index("rule")
+    row = table.loc["p_train"]
+    assert row["paper_jobs"] == 4 and row["scale"] == 10.0
+    assert row["paper_core_hours"] == pytest.approx(4 * 60 * 10 / 3600, abs=1e-3)
+    assert row["runtime_min"] == 30  # 2 x (90 s x 10) = 30 min
+    assert row["mem_mb"] == 1100  # 1.5 x 700 MB, rounded up to 100 MB
+    assert table.loc["p_new", "scaled_by"] == "not measured"
+    block = costs.slurm_block(table.reset_index())
+    parsed = yaml.safe_load(block)
+    assert parsed == {"set-resources": {"p_train": {"runtime": 30, "mem_mb": 1100}}}
+    profile = "executor: slurm\n" + block + "jobs: 10\n"
+    again = costs.replace_block(profile, costs.slurm_block(table.reset_index().assign(mem_mb=2000)))
+    assert again.count(costs.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
