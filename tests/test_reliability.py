@@ -183,3 +183,24 @@ def test_progress_reports_each_tenth_once(caplog):
     assert lines[0].startswith("updates: 3/25 (12%)") and lines[-1].startswith("updates: 25/25 (100%)")
     assert "elapsed" in lines[-1] and "0:00 left" in lines[-1]
     assert total == 3 * sum(range(25))
+
+
+# 7. One BLAS thread per job (determinism), documented with how to change it.
+def test_jobs_run_one_blas_thread_and_the_readme_says_why():
+    script = (
+        "from bmrep.runtime import limit_threads; limit_threads(1); import numpy, threadpoolctl; "
+        "print(max(p['num_threads'] for p in threadpoolctl.threadpool_info()))"
+    )
+    env = {**os.environ, "OMP_NUM_THREADS": "2", "OPENBLAS_NUM_THREADS": "2"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "1"
+    readme = (ROOT / "README.md").read_text()
+    assert "One BLAS thread per job" in readme and "--set-threads" in readme
+
+
+# 8. The README answers how to resume, run one figure, and run on a cluster.
+def test_readme_says_how_to_resume_run_one_figure_and_use_a_cluster():
+    readme = (ROOT / "README.md").read_text()
+    assert "Interrupted? Run the same command again" in readme
+    assert "make run TARGET=figures/" in readme
+    assert "--workflow-profile profiles/slurm" in readme and (ROOT / "profiles/slurm/config.yaml").is_file()

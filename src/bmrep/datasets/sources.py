@@ -12,14 +12,13 @@ how to fix it; nothing partial is left behind.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import os
 import shutil
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..io import atomic_path
+from ..io import atomic_path, sha256_of
 
 
 class DataError(RuntimeError):
@@ -84,15 +83,6 @@ def resolve_mirror(config_mirror: str | None) -> str | None:
     return env if env else (config_mirror or None)
 
 
-def sha256_file(path: str | os.PathLike) -> str:
-    """Hex SHA-256 of a file's bytes, read in 1 MiB chunks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def _copy_decompressed(src: Path, dst: Path) -> None:
     opener = gzip.open if src.suffix == ".gz" else open
     try:
@@ -137,7 +127,7 @@ def fetch(raw: RawFile, dest: str | os.PathLike, mirror: str | None, allow_downl
                         _copy_decompressed(dl, tmp)
                     finally:
                         dl.unlink(missing_ok=True)
-                digest = sha256_file(tmp)
+                digest = sha256_of(tmp)
                 if digest != raw.sha256:
                     raise DataError(
                         f"{raw.name}: checksum mismatch for {src}: SHA-256 of the decompressed content is "
