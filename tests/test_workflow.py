@@ -101,6 +101,10 @@ def test_smoke_profile_end_to_end(tmp_path):
     assert "# Replication summary" in md and "Profile: **smoke**" in md
     for name in ["mnist.npz", "digits8.npz", "dna.npz", "toys.npz"]:
         assert (res / "data" / name).exists()
+    # Every job logs what it used; long loops log their progress (elapsed, time left).
+    logs = {p: p.read_text() for p in (res / "logs").rglob("*.log") if p.name != "summary.log"}
+    assert logs and all("job resources: cpu" in text for text in logs.values())
+    assert any(re.search(r": \d+/\d+ \(\d+%\), [\d:]+ elapsed, [\d:]+ left", text) for text in logs.values())
     figs = sorted(p.name for p in fig.rglob("*.png"))
     assert len(figs) >= 15, figs
     # A second invocation finds everything up to date: the code digests in the
