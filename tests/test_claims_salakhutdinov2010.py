@@ -53,16 +53,17 @@ def tables(
     )
     exact = {
         "shape": [64, 8, 8],
+        "n_updates": 100,
         "log_z_exact": 10.0,
-        "log_z_ais": 10.0 + ais_errors[0],
-        "log_z_ais_stderr": 0.02,
-        "ais_ess": 30.0,
         "mean_exact_test_ll": -40.0,
         "mean_test_bound": -41.0,
         "max_bound_minus_ll": -0.1,
         "ais_betas": 1000,
         "ais_runs": 50,
-        "replicates": [{"error": e} for e in ais_errors[1:]],
+        "replicates": [
+            {"replicate": i, "error": e, "ess": 40.0, "stderr": 0.02, "delta_stderr": 0.02}
+            for i, e in enumerate(ais_errors)
+        ],
     }
     sampling = {
         "k_trace": list(np.arange(1000) % 20) if k_trace is None else list(k_trace),
@@ -145,6 +146,10 @@ def test_ais_calibration_is_the_mean_error_over_replicates():
     assert est.std_error == pytest.approx(np.std([0.05, -0.05, 0.1, 0.0, 0.02], ddof=1) / np.sqrt(5))
     assert d["table1/ais_calibration"].verdict == REPRODUCED
     assert decided(ais_errors=(-1.0, -1.01, -0.99))["table1/ais_calibration"].verdict == NOT_REPRODUCED
+    t = tables()
+    t["exact_check"]["replicates"] = []
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    assert row["salakhutdinov2010/table1/ais_calibration"].verdict == NOT_RUN
 
 
 def test_a_missing_algorithm_is_not_run_and_paper_claims_decide_in_the_paper_profile():
@@ -181,12 +186,11 @@ def test_exact_check_diagnostics_reach_the_details():
         {
             "beta_profile": prof,
             "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}],
-            "replicates_pooled": {"n_runs": 30, "error": 0.04, "stderr": 0.05, "ess": 4.5},
+            "replicates_pooled": {"n_runs": 30, "error": 0.04, "stderr": float("nan"), "ess": 4.5},
         }
     )
-    assert (
-        "beta = 0.800" in out and "1000: -0.500 ± 0.020" in out and "all 30 replicate runs pooled: error +0.040" in out
-    )
+    assert "beta = 0.800" in out and "piecewise ladder 1000: -0.500" in out
+    assert "all 30 replicate runs pooled: error +0.040 (ESS 4.5, no stated s.e.: ESS < 30)" in out
 
 
 def _closure(script):

@@ -5,8 +5,10 @@
 #   evaluate/{alg}            AIS log Z + eq. (3) bound: curve over snapshots, final test bound
 #   table1, fig4_bound        aggregates of the evaluations
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
-#   exact_check               AIS vs exact log Z on an enumerable DBM trained on the same data,
-#                             with the error along beta and against the number of betas
+#   exact_check_model         an enumerable DBM (784-12-12) trained like the large ones, its exact log Z
+#   exact_check_shard/{shard} independent AIS replicates of its log Z (the profile's final AIS)
+#   exact_check_diagnostics   the running AIS error along beta and against the number of betas
+#   exact_check               the AIS calibration: the replicates' errors against the exact log Z
 #   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
 #
 # Each rule's cfg holds only the config keys its script reads (settings()), so a change to one
@@ -14,6 +16,8 @@
 
 
 import re
+
+from bmrep.experiments.salakhutdinov2010.summaries import CALIBRATION_TOLERANCE as S10_CALIBRATION_TOLERANCE
 
 validate(config["salakhutdinov2010"], "../schemas/salakhutdinov2010.schema.yaml")
 
@@ -205,9 +209,79 @@ rule salakhutdinov2010_fig4_sampling:
         "../scripts/salakhutdinov2010/fig4_sampling.py"
 
 
-rule salakhutdinov2010_exact_check:
+S10_EXACT = S10["exact_check"]
+S10_EXACT_SHARDS = shards(S10_EXACT["n_replicates"], S10_EXACT["shard_size"])
+# The calibration's AIS is the profile's final AIS of the Table 1 models (evaluation.final_ais).
+S10_EXACT_AIS = {"ais": S10["evaluation"]["final_ais"], "ais_state": S10["evaluation"].get("ais_state", "v_h2")}
+
+
+rule salakhutdinov2010_exact_check_model:
     input:
         data=data("mnist_binary.npz"),
+    output:
+        model=results("models/salakhutdinov2010/exact_check.npz"),
+        exact=results("salakhutdinov2010/exact_check/exact.json"),
+    log:
+        logs("salakhutdinov2010/exact_check_model.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("salakhutdinov2010/exact_check_model.py"),
+        cfg={
+            **settings("salakhutdinov2010", "n_validation", "batch_size", "pretrain"),
+            "train": settings("salakhutdinov2010.train", "lr_numerator", "lr_offset"),
+            "n_mean_field": S10["evaluation"]["n_mean_field"],
+            "exact_check": settings("salakhutdinov2010.exact_check", "n_hidden1", "n_hidden2", "n_updates", "n_test"),
+        },
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/exact_check_model.py"
+
+
+rule salakhutdinov2010_exact_check_shard:
+    input:
+        model=rules.salakhutdinov2010_exact_check_model.output.model,
+    output:
+        replicates=results("salakhutdinov2010/shards/exact_check/{shard}.npz"),
+    log:
+        logs("salakhutdinov2010/exact_check_shard_{shard}.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        **S10_EXACT_AIS,
+        code=code_version("salakhutdinov2010/exact_check_shard.py"),
+        repeats=lambda w: shard_repeats(S10_EXACT["n_replicates"], S10_EXACT["shard_size"], w.shard),
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/exact_check_shard.py"
+
+
+rule salakhutdinov2010_exact_check_diagnostics:
+    input:
+        model=rules.salakhutdinov2010_exact_check_model.output.model,
+    output:
+        json=results("salakhutdinov2010/exact_check/diagnostics.json"),
+    log:
+        logs("salakhutdinov2010/exact_check_diagnostics.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        **S10_EXACT_AIS,
+        code=code_version("salakhutdinov2010/exact_check_diagnostics.py"),
+        cfg=settings("salakhutdinov2010.exact_check", "n_profile", "ais_ladder", "ais_ladder_schedules"),
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/exact_check_diagnostics.py"
+
+
+rule salakhutdinov2010_exact_check:
+    input:
+        exact=rules.salakhutdinov2010_exact_check_model.output.exact,
+        shards=expand(rules.salakhutdinov2010_exact_check_shard.output.replicates, shard=S10_EXACT_SHARDS),
+        diagnostics=rules.salakhutdinov2010_exact_check_diagnostics.output.json,
     output:
         json=results("salakhutdinov2010/exact_check.json"),
         fig=report(
@@ -221,10 +295,10 @@ rule salakhutdinov2010_exact_check:
         CONDA_ENV
     threads: 1
     params:
+        **S10_EXACT_AIS,
         code=code_version("salakhutdinov2010/exact_check.py"),
-        cfg=settings(
-            "salakhutdinov2010", "n_validation", "batch_size", "pretrain", "train", "evaluation", "exact_check"
-        ),
+        cfg=settings("salakhutdinov2010", "exact_check"),
+        tolerance=S10_CALIBRATION_TOLERANCE,
         seed=SEED,
         profile=PROFILE,
     script:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .style import finish, use_style
 
@@ -103,120 +104,113 @@ def plot_temperature(k_trace: np.ndarray, n_betas: int, path, caption_text: str)
     finish(fig, path, caption_text)
 
 
-def plot_ais_exact_check(exact: dict, path, caption_text: str, tol: float = 0.1) -> None:
-    """AIS against exact log Z on the enumerable DBM, in up to three panels.
+def _draw_mean(ax, x: float, err: np.ndarray, label: str) -> tuple[float, float, float]:
+    """The errors' mean at ``x`` with the verdict's interval ± k(R) s (s = sd / sqrt(R), k the 97.5% t quantile).
 
-    Where along beta the running estimate drifts (left), how the final error
-    changes with the number of betas (middle) and, if the check ran
-    replicates, the spread of the claim's estimator at the claim's scale
-    (right).
+    ``label`` is formatted with ``m``, ``s`` and ``k``; returns them.
     """
-    use_style()
-    reps, pooled = exact.get("replicates") or [], exact.get("replicates_pooled")
-    if reps:
-        fig, (ax0, ax1, ax2) = plt.subplots(1, 3, figsize=(14.0, 3.6), gridspec_kw={"width_ratios": [1.0, 1.0, 0.8]})
-    else:
-        fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(9.0, 3.4))
-    prof = pd.DataFrame(exact["beta_profile"])
-    ax0.axhspan(-tol, tol, color="0.9", label=f"±{tol} nats")
-    ax0.plot(
-        prof["beta"],
-        prof["error"],
-        marker="o",
-        ms=3,
-        color="black",
-        label=f"{exact['ais_runs']} runs x {exact['ais_betas']} betas ({exact.get('ais_schedule', 'piecewise')})",
-    )
-    ax0.axhline(0.0, color="0.5", lw=0.8)
-    ax0.set_xlabel(r"inverse temperature $\beta_k$")
-    ax0.set_ylabel(r"AIS $\log Z_k$ - exact (nats)")
-    ax0.set_title("Running AIS error along the ladder")
-    ax0.legend(loc="lower left")
-    lad = pd.DataFrame(exact["ladder"])
-    ax1.axhspan(-tol, tol, color="0.9")
-    if not lad.empty:
-        if "schedule" not in lad:
-            lad["schedule"] = "piecewise"
-        styles = {
-            "piecewise": ("black", "o", 0.93),
-            "adaptive": ("tab:blue", "D", 1.07),
-        }  # side by side at each n_betas
-        for sched, g in lad.groupby("schedule", sort=False):
-            color, marker, shift = styles.get(sched, ("0.4", "^", 1.0))
-            ax1.errorbar(
-                g["n_betas"] * shift,
-                g["error"],
-                yerr=2 * g["stderr"],
-                marker=marker,
-                ms=4,
-                capsize=3,
-                color=color,
-                label=f"{sched} ladder, independent runs (±2 s.e.)",
-            )
-    claim_err = exact["log_z_ais"] - exact["log_z_exact"]
-    ax1.errorbar(
-        [exact["ais_betas"] * 0.85],
-        [claim_err],
-        yerr=[2 * exact["log_z_ais_stderr"]],
+    n = err.size
+    m = float(err.mean())
+    s = float(err.std(ddof=1) / np.sqrt(n)) if n >= 2 else float("nan")
+    k = float(stats.t.ppf(0.975, n - 1)) if n >= 2 else float("nan")
+    ax.errorbar(
+        [x],
+        [m],
+        yerr=[k * s if np.isfinite(s) else 0.0],
         marker="s",
-        ms=5,
-        capsize=3,
-        color="tab:red",
+        ms=6,
+        capsize=4,
+        color="black",
         ls="none",
-        label=f"the claim's run ({exact['ais_betas']} betas, {exact.get('ais_schedule', 'piecewise')}, drawn left)",
+        label=label.format(m=m, s=s, k=k),
     )
-    ax1.axhline(0.0, color="0.5", lw=0.8)
-    ax1.set_xscale("log")
-    ax1.set_xlabel("number of betas")
-    ax1.set_ylabel(r"AIS $\log Z$ - exact (nats)")
-    ax1.set_title(f"Error vs annealing length, DBM {'-'.join(map(str, exact['shape']))}")
-    ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)  # below the axes: the error bars span the panel
-    if reps:
-        err = np.array([r["error"] for r in reps])
-        se = np.array([r["stderr"] for r in reps])
-        ax2.axhspan(-tol, tol, color="0.9")
-        ax2.axhline(0.0, color="0.5", lw=0.8)
-        ax2.errorbar(
-            [0],
-            [claim_err],
-            yerr=[2 * exact["log_z_ais_stderr"]],
-            marker="s",
-            ms=5,
-            capsize=3,
-            color="tab:red",
-            ls="none",
-            label="the claim's run",
-        )
-        x = np.arange(1, err.size + 1)
-        ax2.errorbar(
-            x,
-            err,
-            yerr=2 * se,
+    return m, s, k
+
+
+def _calibration_panel(ax, exact: dict, tolerance: float) -> None:
+    """The replicates' errors, their mean +- k(R) s (the verdict's interval) and the claim's band."""
+    reps = pd.DataFrame(exact["replicates"])
+    err, se = reps["error"].to_numpy(), reps["stderr"].to_numpy()
+    n = err.size
+    x = np.arange(1, n + 1)
+    ax.axhspan(-tolerance, tolerance, color="tab:green", alpha=0.12, label=f"claim: mean error in ±{tolerance} nats")
+    ax.axhline(0.0, color="0.5", lw=0.8)
+    stated = np.isfinite(se)
+    if stated.any():
+        ax.errorbar(
+            x[stated],
+            err[stated],
+            yerr=2 * se[stated],
             marker="o",
             ms=4,
-            mfc="white",
             capsize=2,
             color="tab:red",
             ls="none",
-            label=f"{err.size} replicates (independent streams)",
+            label="replicate (±2 stated s.e., ESS >= 30)",
         )
-        labels = ["claim"] + [str(i) for i in x]
-        if pooled:
-            ax2.errorbar(
-                [err.size + 2],
-                [pooled["error"]],
-                yerr=[2 * pooled["stderr"]],
-                marker="*",
-                ms=9,
-                capsize=3,
-                color="black",
-                ls="none",
-                label=f"all replicate runs pooled ({pooled['n_runs']})",
-            )
-            labels += ["", "pooled"]
-        ax2.set_xticks(np.arange(len(labels)), labels, fontsize=7)
-        ax2.set_xlabel("run (±2 s.e.)")
-        ax2.set_ylabel(r"AIS $\log Z$ - exact (nats)")
-        ax2.set_title(f"Claim's scale: {sum(np.abs(err) <= tol)} of {err.size} replicates within ±{tol}")
-        ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
+    if (~stated).any():
+        ax.plot(
+            x[~stated],
+            err[~stated],
+            marker="o",
+            ms=4,
+            mfc="white",
+            color="tab:red",
+            ls="none",
+            label="replicate, ESS < 30 (no stated s.e.)",
+        )
+    _draw_mean(ax, n + 2, err, "mean {m:+.3f} ± k s, s = {s:.3f}, k = {k:.2f}")
+    ax.set_xticks(list(x) + [n + 2], [str(i) for i in x] + ["mean"], fontsize=6 if n > 10 else 8)
+    ax.set_xlabel(f"replicate ({exact['ais_runs']} runs x {exact['ais_betas']} betas, {exact['ais_schedule']})")
+    ax.set_ylabel(r"AIS $\log Z$ - exact (nats)")
+    ax.set_title(f"AIS calibration, DBM {'-'.join(map(str, exact['shape']))}: {n} replicates")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
+
+
+def plot_ais_exact_check(exact: dict, path, caption_text: str, tolerance: float, tol: float = 0.1) -> None:
+    """AIS against exact log Z on the enumerable DBM: the calibration and its diagnostics.
+
+    Left: every replicate's error, their mean with the verdict's interval
+    (mean ± k(R) s, k the 97.5% Student-t quantile) and the claim's band
+    ±``tolerance``. Then, if run: the running error of one run along beta
+    (where it drifts; band ±``tol``) and one run's error at each number of
+    betas and schedule (does slower annealing remove it).
+    """
+    use_style()
+    prof, lad = pd.DataFrame(exact.get("beta_profile") or []), pd.DataFrame(exact.get("ladder") or [])
+    n_panels = 1 + (not prof.empty) + (not lad.empty)
+    fig, axes = plt.subplots(1, n_panels, figsize=(4.8 * n_panels, 3.6), squeeze=False)
+    axes = list(axes[0])
+    _calibration_panel(axes.pop(0), exact, tolerance)
+    if not prof.empty:
+        ax = axes.pop(0)
+        ax.axhspan(-tol, tol, color="0.9", label=f"±{tol} nats")
+        ax.plot(prof["beta"], prof["error"], marker="o", ms=3, color="black", label="one run, the calibration's AIS")
+        ax.axhline(0.0, color="0.5", lw=0.8)
+        ax.set_xlabel(r"inverse temperature $\beta_k$")
+        ax.set_ylabel(r"AIS $\log Z_k$ - exact (nats)")
+        ax.set_title("Running AIS error along the ladder")
+        ax.legend(loc="lower left")
+    if not lad.empty:
+        ax = axes.pop(0)
+        ax.axhspan(-tol, tol, color="0.9")
+        ax.axhline(0.0, color="0.5", lw=0.8)
+        styles = {"piecewise": ("black", "o", 0.93), "adaptive": ("tab:blue", "D", 1.07)}  # side by side
+        for sched, g in lad.groupby("schedule", sort=False):
+            color, marker, shift = styles.get(sched, ("0.4", "^", 1.0))
+            ax.plot(g["n_betas"] * shift, g["error"], marker=marker, ms=4, color=color, label=f"{sched}, one run each")
+        errs = np.array([r["error"] for r in exact["replicates"]])
+        _draw_mean(ax, exact["ais_betas"], errs, f"the calibration's mean ± k s ({exact['ais_schedule']})")
+        ax.set_xscale("log")
+        if lad["error"].abs().max() > 5.0:  # a failed short ladder is tens of nats off: keep the rest readable
+            ax.set_yscale("symlog", linthresh=1.0)
+            lo, hi = ax.get_ylim()
+            ax.set_ylim(1.5 * lo, 1.5 * hi)  # room for the end markers on the log part
+        ticks = sorted({*lad["n_betas"].astype(int), int(exact["ais_betas"])})
+        ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=7)
+        ax.minorticks_off()
+        ax.set_xlabel(f"number of betas ({exact['ais_runs']} runs)")
+        ax.set_ylabel(r"AIS $\log Z$ - exact (nats)")
+        ax.set_title("Error vs annealing length")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
     finish(fig, path, caption_text)

@@ -20,6 +20,9 @@ from bmrep.models.exact import dbm as exact_dbm
 
 from .common import chain_streams, paper_rng
 
+# An AIS run with a smaller Kish effective sample size reports no delta-method error (spec, section 3,
+# Evaluation): its replicate spread is the error.
+MIN_ESS_STDERR = 30.0
 # A DBM with at most this many units in h1 is enumerated, so its AIS is checked against the exact log Z.
 EXACT_MAX_HIDDEN1 = 16
 
@@ -71,6 +74,16 @@ def estimate_log_z(
     if schedule != "piecewise":
         raise ValueError(f"AIS schedule must be 'piecewise' or 'adaptive', got {schedule!r}")
     return run(piecewise_betas(n_betas), partial=record_partial)
+
+
+def reported_stderr(stderr: float, ess: float) -> float:
+    """The delta-method standard error of an AIS estimate, or NaN when its ESS is below ``MIN_ESS_STDERR``.
+
+    With few effective runs the delta method (``sd(w) / (sqrt(n) mean(w))``)
+    is itself estimated from a handful of weights and says nothing about the
+    error; only independent replicates do.
+    """
+    return float(stderr) if float(ess) >= MIN_ESS_STDERR else float("nan")
 
 
 def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: int = 2000) -> float:

@@ -1,8 +1,12 @@
-"""The AIS check of Salakhutdinov (2010): AIS and the eq. (3) bound against exact enumeration.
+"""The AIS calibration of Salakhutdinov (2010): AIS and the eq. (3) bound against exact enumeration.
 
 A DBM small enough to enumerate is pretrained and trained with SAP on the
-same data as the large models, and the AIS of :mod:`.evaluation` (the same
-code, the same settings) is compared with its exact log Z.
+same data as the large models (:func:`exact_model`); the AIS of
+:mod:`.evaluation` (the same code, the profile's final-evaluation settings)
+is repeated R times with independent streams (:func:`ais_replicates`, one
+shard of replicates per job) and compared with the exact log Z
+(:func:`combine`). :func:`diagnostics` says where along beta and at which
+annealing length an estimate goes wrong.
 """
 
 from __future__ import annotations
@@ -14,42 +18,34 @@ from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.learning.dbm_samplers import make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
-from bmrep.models.dbm import variational_bound
+from bmrep.models.dbm import DBM, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
 
 from .common import chain_streams, paper_rng
-from .evaluation import estimate_log_z
+from .evaluation import estimate_log_z, reported_stderr
 from .train import pretrain
 
+BASE_KEYS = ("base_v", "base_h1", "base_h2")
+PER_REPLICATE = ("replicate", "log_z", "ess", "stderr", "delta_stderr")
 
-def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -> dict:
-    """AIS and the eq. (3) bound on a small enumerable DBM against their exact values.
 
-    The DBM (``cfg["exact_check"]``) is pretrained and trained on the data with
-    SAP; AIS (the same code as for the large models) is compared with the
-    exact log Z, and the eq. (3) bound with the exact test log-likelihood.
+def exact_model(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int):
+    """The enumerable DBM trained like the large ones, its AIS base and its exact values.
 
-    ``cfg`` keys: ``exact_check``, ``batch_size``, ``pretrain``, ``train``
-    (its learning-rate schedule) and ``evaluation`` (``ais_state``,
-    ``n_mean_field``).
+    The DBM (``cfg["exact_check"]``: ``n_hidden1``, ``n_hidden2``,
+    ``n_updates``, ``n_test``) is pretrained as in Salakhutdinov & Hinton
+    (2009) and trained with SAP (100 chains, the paper's learning-rate
+    schedule ``cfg["train"]``) in float64.
 
-    Besides the claim's AIS run (``exact_check.ais``), three diagnostics say why
-    and where an estimate is off:
-
-    * ``beta_profile``: the claim run's running estimate of every intermediate
-      ``log Z_k`` against its exact value at ``n_profile`` points of the ladder
-      (where along beta the bias accumulates);
-    * ``ladder``: independent AIS runs with each ``n_betas`` in
-      ``exact_check.ais_ladder`` and each schedule in
-      ``exact_check.ais_ladder_schedules`` (does the error shrink as the
-      annealing slows, as it must for a correct AIS whose only fault is too
-      fast annealing; which schedule gets there with fewer betas);
-    * ``replicates``: ``exact_check.ais_replicates`` more runs of the claim's
-      estimator with the claim's settings and independent streams, and
-      ``replicates_pooled``, the estimate from all their runs together. The
-      spread of the replicates' errors is the estimator's own sampling
-      spread at this scale (no delta-method approximation), and the pooled
-      error says whether the estimator is off on average or only noisy.
+    Returns
+    -------
+    dbm : DBM
+    base : tuple of arrays
+        The AIS base logits (v, h1, h2) from the training data
+        (:func:`bmrep.estimators.dbm_ais.data_base_biases`).
+    exact : dict
+        ``n_updates`` and the :func:`exact_values` on the first ``n_test``
+        test images.
     """
     e = cfg["exact_check"]
     sub_cfg = {
@@ -72,14 +68,89 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
         rng=paper_rng(seed, "exact-mb"),
     )
     base = data_base_biases(dbm, X_train)
-    state = cfg["evaluation"].get("ais_state", "v_h2")
-    z = estimate_log_z(dbm, e["ais"], base, seed, "exact-check", state=state, record_partial=True)
-    exact = exact_dbm.log_partition(dbm)
+    exact = {
+        "n_updates": int(e["n_updates"]),
+        **exact_values(dbm, X_test[: int(e["n_test"])], int(cfg["n_mean_field"])),
+    }
+    return dbm, base, exact
+
+
+def exact_values(dbm: DBM, X_test: np.ndarray, n_mean_field: int) -> dict:
+    """Exact log Z (enumeration over h1, float64), exact test log-likelihood and the eq. (3) bound.
+
+    Returns ``shape``, ``log_z_exact``, ``n_test``, ``mean_exact_test_ll``,
+    ``mean_test_bound`` (mean field of up to ``n_mean_field`` updates, tol
+    1e-6, with the exact log Z) and ``max_bound_minus_ll`` (must be <= 0).
+    """
+    log_z = exact_dbm.log_partition(dbm)
+    Xt = np.asarray(X_test, dtype=np.float64)
+    ll = exact_dbm.log_prob_v(dbm, Xt, log_z)
+    bound = variational_bound(dbm, Xt, log_z, n_iter=n_mean_field, tol=1e-6)
+    return {
+        "shape": list(dbm.shape),
+        "log_z_exact": log_z,
+        "n_test": int(Xt.shape[0]),
+        "mean_exact_test_ll": float(ll.mean()),
+        "mean_test_bound": float(bound.mean()),
+        "max_bound_minus_ll": float(np.max(bound - ll)),
+    }
+
+
+def model_arrays(dbm: DBM, base) -> dict:
+    """The DBM's parameters and its AIS base logits as one dict of arrays (the cached model)."""
+    return {**dbm.params(), **dict(zip(BASE_KEYS, base, strict=True))}
+
+
+def model_from_arrays(arrays: dict):
+    """Inverse of :func:`model_arrays`: ``(dbm, base)``."""
+    return DBM.from_params(arrays), tuple(np.asarray(arrays[k]) for k in BASE_KEYS)
+
+
+def ais_replicates(dbm: DBM, base, cfg_ais: dict, seed: int, replicates, state: str = "v_h2") -> dict:
+    """Independent AIS estimates of log Z, one per replicate index (Salakhutdinov & Hinton 2009).
+
+    Replicate ``r`` draws from streams keyed by ``r`` alone, so how the
+    replicates are split into jobs does not change any number.
+
+    Returns
+    -------
+    dict of arrays over the replicates
+        ``replicate``, ``log_z``, ``ess`` (Kish, of ``cfg_ais["n_runs"]``),
+        ``stderr`` (the reported delta-method error: NaN where the ESS is
+        below :data:`.evaluation.MIN_ESS_STDERR`), ``delta_stderr`` (the
+        delta-method value whatever the ESS, kept only to compare it with
+        the replicates' spread) and ``log_weights`` (replicates x runs).
+    """
+    runs = [
+        estimate_log_z(dbm, cfg_ais, base, seed, "exact-check", "replicate", int(r), state=state) for r in replicates
+    ]
+    n = int(cfg_ais["n_runs"])
+    return {
+        "replicate": np.array([int(r) for r in replicates], dtype=np.int64),
+        "log_z": np.array([z.log_z for z in runs], dtype=np.float64),
+        "ess": np.array([z.ess for z in runs], dtype=np.float64),
+        "stderr": np.array([reported_stderr(z.stderr, z.ess) for z in runs], dtype=np.float64),
+        "delta_stderr": np.array([z.stderr for z in runs], dtype=np.float64),
+        "log_weights": np.array([z.log_weights for z in runs], dtype=np.float64).reshape(len(runs), n),
+    }
+
+
+def diagnostics(dbm: DBM, base, cfg_ais: dict, e: dict, seed: int, state: str = "v_h2") -> dict:
+    """Where along beta, and at which annealing length, the AIS estimate departs from the exact one.
+
+    * ``beta_profile``: one run with the calibration's settings (its own
+      streams) records its running estimate of every intermediate
+      ``log Z_k``, compared with the exact value at ``e["n_profile"]``
+      points evenly spaced in beta;
+    * ``ladder``: one independent run for each ``n_betas`` in
+      ``e["ais_ladder"]`` and each schedule in ``e["ais_ladder_schedules"]``
+      (the calibration's ``n_runs``): does the error shrink as the annealing
+      slows, as it must when too fast annealing is its only cause.
+    """
+    z = estimate_log_z(dbm, cfg_ais, base, seed, "exact-check", "profile", state=state, record_partial=True)
     betas = z.betas
     # evenly spaced in beta (the piecewise ladder crowds its betas near 1)
-    idx = np.unique(
-        np.clip(np.searchsorted(betas, np.linspace(0.0, 1.0, int(e.get("n_profile", 25)))), 0, betas.size - 1)
-    )
+    idx = np.unique(np.clip(np.searchsorted(betas, np.linspace(0.0, 1.0, int(e["n_profile"]))), 0, betas.size - 1))
     profile = [
         {
             "beta": float(betas[k]),
@@ -87,16 +158,18 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
         }
         for k in idx
     ]
+    exact = exact_dbm.log_partition(dbm)
     ladder = []
-    for schedule in e.get("ais_ladder_schedules", [e["ais"].get("schedule", "piecewise")]):
+    for schedule in e.get("ais_ladder_schedules") or [cfg_ais.get("schedule", "piecewise")]:
         for nb in e.get("ais_ladder", []):
             zl = estimate_log_z(
                 dbm,
-                {**e["ais"], "n_betas": int(nb), "schedule": schedule},
+                {**cfg_ais, "n_betas": int(nb), "schedule": schedule},
                 base,
                 seed,
                 "exact-check",
                 "ladder",
+                schedule,
                 int(nb),
                 state=state,
             )
@@ -104,45 +177,51 @@ def exact_check(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int) -
                 {
                     "schedule": schedule,
                     "n_betas": int(nb),
-                    "log_z": zl.log_z,
-                    "stderr": zl.stderr,
                     "error": zl.log_z - exact,
+                    "stderr": reported_stderr(zl.stderr, zl.ess),
+                    "ess": zl.ess,
                 }
             )
-    replicates, pooled_w = [], []
-    for r in range(int(e.get("ais_replicates", 0))):
-        zr = estimate_log_z(dbm, e["ais"], base, seed, "exact-check", "replicate", r, state=state)
-        replicates.append({"log_z": zr.log_z, "stderr": zr.stderr, "ess": zr.ess, "error": zr.log_z - exact})
-        pooled_w.append(zr.log_weights)
-    pooled = None
-    if pooled_w:
-        w = np.concatenate(pooled_w)
-        pooled = {
-            "n_replicates": len(pooled_w),
-            "n_runs": int(w.size),
-            "error": log_mean_exp(w) - exact,
-            "stderr": log_mean_exp_stderr(w),
-            "ess": effective_sample_size(w),
+    return {"beta_profile": profile, "ladder": ladder}
+
+
+def combine(exact: dict, shards: list[dict], cfg_ais: dict, state: str, diag: dict | None = None) -> dict:
+    """The calibration's result: every replicate's error against the exact log Z, and their summary.
+
+    ``shards`` are :func:`ais_replicates` outputs. ``replicates_pooled`` is
+    the estimate from all the replicates' runs together (one AIS of
+    R x n_runs runs): whether the estimator is off on average or only noisy.
+    """
+    cat = {k: np.concatenate([np.atleast_1d(s[k]) for s in shards]) for k in PER_REPLICATE}
+    order = np.argsort(cat["replicate"])
+    w = np.concatenate([np.asarray(s["log_weights"]).ravel() for s in shards])
+    pooled_ess = effective_sample_size(w)
+    log_z_exact = float(exact["log_z_exact"])
+    replicates = [
+        {
+            "replicate": int(cat["replicate"][i]),
+            "log_z": float(cat["log_z"][i]),
+            "error": float(cat["log_z"][i] - log_z_exact),
+            "ess": float(cat["ess"][i]),
+            "stderr": float(cat["stderr"][i]),
+            "delta_stderr": float(cat["delta_stderr"][i]),
         }
-    Xt = X_test[: int(e["n_test"])].astype(np.float64)
-    ll = exact_dbm.log_prob_v(dbm, Xt, exact)
-    bound = variational_bound(dbm, Xt, exact, n_iter=int(cfg["evaluation"]["n_mean_field"]), tol=1e-6)
+        for i in order
+    ]
     return {
-        "shape": list(dbm.shape),
-        "log_z_exact": exact,
-        "log_z_ais": z.log_z,
-        "log_z_ais_stderr": z.stderr,
-        "abs_error": abs(z.log_z - exact),
-        "ais_ess": z.ess,
-        "mean_exact_test_ll": float(ll.mean()),
-        "mean_test_bound": float(bound.mean()),
-        "max_bound_minus_ll": float(np.max(bound - ll)),
-        "ais_betas": int(e["ais"]["n_betas"]),
-        "ais_runs": int(e["ais"]["n_runs"]),
+        **exact,
+        "ais_betas": int(cfg_ais["n_betas"]),
+        "ais_runs": int(cfg_ais["n_runs"]),
+        "ais_dtype": cfg_ais.get("dtype", "float64"),
+        "ais_schedule": cfg_ais.get("schedule", "piecewise"),
         "ais_state": state,
-        "ais_schedule": e["ais"].get("schedule", "piecewise"),
-        "beta_profile": profile,
-        "ladder": ladder,
         "replicates": replicates,
-        "replicates_pooled": pooled,
+        "replicates_pooled": {
+            "n_replicates": len(replicates),
+            "n_runs": int(w.size),
+            "error": log_mean_exp(w) - log_z_exact,
+            "stderr": reported_stderr(log_mean_exp_stderr(w), pooled_ess),
+            "ess": pooled_ess,
+        },
+        **(diag or {"beta_profile": [], "ladder": []}),
     }
