@@ -84,3 +84,21 @@ def test_extrapolated_table_and_slurm_block():
     profile = "executor: slurm\n" + block + "jobs: 10\n"
     again = costs.replace_block(profile, costs.slurm_block(table.reset_index().assign(mem_mb=2000)))
     assert again.count(costs.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
+
+
+def test_cost_scaling_names_real_rules_and_config_keys():
+    import copy
+    import re
+
+    from bmrep.config_check import deep_merge
+    from conftest import ROOT
+
+    rules = set(
+        re.findall(r"^rule (\w+):", "".join(p.read_text() for p in (ROOT / "workflow/rules").glob("*.smk")), re.M)
+    )
+    default = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    paper = deep_merge(copy.deepcopy(default), yaml.safe_load((ROOT / "config/paper.yaml").read_text()))
+    scaling = yaml.safe_load((ROOT / "config/cost_scaling.yaml").read_text())
+    assert set(scaling) <= rules, set(scaling) - rules
+    for rule, keys in scaling.items():
+        assert costs.scale_factor(keys, default, paper) > 0, rule
