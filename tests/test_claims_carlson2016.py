@@ -14,20 +14,19 @@ SETTINGS = {"fig3_models": ["784x10", "784x99"]}
 SIGNS = np.array([1.0, -1.0, 1.0, -1.0])  # errors of equal size: bootstrap RMSEs do not vary, so s = 0
 
 
-def _exact_check():
+def _exact_check(errors=((1.0, 0.02), (3.0, -0.05)), n_replicates=20):
+    """Replicates with errors of the given mean +- 0.01 (alternating), sd ~ 0.01; TI rules have a rule bias of +0.03."""
     rows = []
-    for scale, err in ((1.0, 0.02), (3.0, -0.05)):
-        for m in ("AIS", "RAISE", "RTS", "TS", "MBAR", "TI-RB"):
-            rows.append(
-                {
-                    "weight_scale": scale,
-                    "method": m,
-                    "estimate": 10.0 + err,
-                    "stderr": 0.1,
-                    "exact": 10.0,
-                    "z": err / 0.1,
-                }
-            )
+    for scale, err in errors:
+        for rep in range(n_replicates):
+            e = err + (0.01 * (-1) ** rep if n_replicates > 1 else 0.0)
+            for m in ("AIS", "RAISE", "RTS", "TS", "MBAR", "TI-riemann", "TI-RB"):
+                ti = m.startswith("TI")
+                rule = 10.03 if ti else np.nan
+                stated = np.nan if ti else 0.02
+                rows.append({"weight_scale": scale, "replicate": rep, "method": m,
+                             "estimate": (rule if ti else 10.0) + e, "stderr": stated,
+                             "exact": 10.0, "exact_rule": rule, "error": e, "z": e / stated})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -135,15 +134,27 @@ def test_smoke_profile_decides_as_the_default_does():
     assert any(d.verdict != NOT_RUN for d in smoke.values())
 
 
-def test_exact_check_reports_the_worst_model_with_one_run():
+def test_exact_check_is_decided_per_model_over_replicates():
     d = _decided()
     ais = d["carlson2016/exact_check/AIS"]
-    assert ais.estimate.value == pytest.approx(-0.05) and ais.estimate.n == 1 and ais.verdict == INCONCLUSIVE
-    assert (
-        d["carlson2016/exact_check/TI-RB"].verdict == NOT_RUN
-        and "issue 20" in d["carlson2016/exact_check/TI-RB"].details
-    )
-    assert d["carlson2016/exact_check/MBAR"].verdict == INCONCLUSIVE
+    assert ais.verdict == REPRODUCED and [p[1].n for p in ais.parts] == [20, 20]
+    assert [p[1].value for p in ais.parts] == pytest.approx([0.02, -0.05])
+    assert ais.parts[0][1].std_error == pytest.approx(0.01 * math.sqrt(20 / 19) / math.sqrt(20))
+    # the stated error beside the replicates' spread, and a TI rule's discretisation bias
+    assert "stated s.e. 0.02 vs replicate sd 0.0103, ratio 1.95" in ais.details
+    ti = d["carlson2016/exact_check/TI-RB"]
+    assert ti.verdict == REPRODUCED and "rule bias +0.03 nats" in ti.details
+    assert {c for c in d if c.startswith("carlson2016/exact_check/")} >= {
+        f"carlson2016/exact_check/{m}" for m in ("AIS", "RAISE", "RTS", "TS", "MBAR", "TI-riemann", "TI-RB")
+    }
+
+
+def test_exact_check_one_model_off_is_not_reproduced_and_one_replicate_is_inconclusive():
+    off = _decided(exact_check=_exact_check(errors=((1.0, 0.0), (3.0, 0.3))))
+    assert off["carlson2016/exact_check/RTS"].verdict == NOT_REPRODUCED
+    one = _decided(exact_check=_exact_check(n_replicates=1))
+    assert one["carlson2016/exact_check/MBAR"].verdict == INCONCLUSIVE
+    assert one["carlson2016/exact_check/TI-trapezoid"].verdict == NOT_RUN  # no rows for it in this table
 
 
 def test_fig1_one_seed_is_inconclusive_and_seeds_decide():

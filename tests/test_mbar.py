@@ -38,6 +38,15 @@ def test_mbar_agrees_with_rts_and_exact_on_a_toy_problem():
     assert m.details["residual"] < 1e-6
 
 
+def test_a_starting_point_changes_the_iterations_not_the_solution():
+    g, b, lp, lz, lzhat, d, k = tempered_samples(n=5000)
+    cold = mbar_log_z(d, k, b, lz[0])
+    warm = mbar_log_z(d, k, b, lz[0], initial_log_z=lzhat)
+    far = mbar_log_z(d, k, b, lz[0], initial_log_z=lz + 5.0 * b)
+    assert warm.estimate == pytest.approx(cold.estimate, abs=1e-6) == far.estimate
+    assert warm.stderr == pytest.approx(cold.stderr, rel=1e-4)
+
+
 def test_self_consistency_residual_detects_wrong_free_energies():
     _, b, _, _, _, d, k = tempered_samples(n=3000)
     u = -b[:, None] * d[None, :]

@@ -1,6 +1,6 @@
 # carlson2016: Carlson, Stinson, Pakman & Paninski (2016), partition functions
 # from Rao-Blackwellized tempered sampling. Exact-model check of every
-# estimator; Fig. 1 (RTS initial iterations, 784-10), Fig. 2 (Gaussian
+# estimator (sharded replicates, then a table and a figure); Fig. 1 (RTS initial iterations, 784-10), Fig. 2 (Gaussian
 # mixture, sharded repeats), Fig. 3 (RTS vs AIS vs RAISE at matched sweeps:
 # one job per model x method x shard of repeats, plus a long reference run per
 # model), Fig. 4 (RMSE vs number of temperatures: one job per K), Fig. 5
@@ -19,6 +19,7 @@ if C16_FIG4_MODEL not in C16_FIG3_MODELS:
         f"carlson2016.fig3.models (its reference log Z comes from Fig. 3)"
     )
 C16_METHODS = ["RTS", "AIS", "RAISE"]
+C16_EXACT_SHARDS = shards(C16["exact_check"]["n_replicates"], C16["exact_check"]["shard_size"])
 C16_FIG2_SHARDS = shards(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"])
 C16_FIG3_SHARDS = shards(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"])
 # The base distribution p1 and the seed: read by every job that builds a tempered ladder.
@@ -30,7 +31,22 @@ C16_BASE = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count
 # not rerun it. The training and Fig. 5 jobs read their whole sub-section.
 C16_FIG3_LADDER = ("n_chains", "dtype", "K", "init", "init_iterations", "init_sweeps")
 C16_READS = {
-    "exact_check": ("exact_check", ("n_visible", "n_hidden", "weight_scales", "n_chains", "sweeps", "K")),
+    # a shard's replicates are its own param: the count and shard size do not rerun finished shards
+    "exact_check_shard": (
+        "exact_check",
+        (
+            "n_visible",
+            "n_hidden",
+            "weight_scales",
+            "n_chains",
+            "sweeps",
+            "K",
+            "init_iterations",
+            "init_sweeps",
+            "mbar_max_samples",
+        ),
+    ),
+    "exact_check": ("exact_check", ("n_replicates",)),
     # a shard's repeats are its own param: the count and shard size do not rerun finished shards
     "fig2_shard": (
         "fig2",
@@ -78,13 +94,25 @@ C16_CFG = {job: settings(f"carlson2016.{section}", *keys) for job, (section, key
 # What only a figure's report caption states (its shards or runs read these keys,
 # so a change to one reruns the figure anyway).
 C16_CAPTION = {
+    "exact_check": settings(
+        "carlson2016.exact_check",
+        "n_visible",
+        "n_hidden",
+        "weight_scales",
+        "n_chains",
+        "sweeps",
+        "K",
+        "init_iterations",
+        "init_sweeps",
+        "mbar_max_samples",
+    ),
     "fig2": settings("carlson2016.fig2", "samples", "warmup"),
     "fig3": settings("carlson2016.fig3", "models", "init", "init_iterations", "init_sweeps"),
     "fig4": settings("carlson2016.fig4", "Ks", "burn_in", "init_iterations"),
 }
 
 
-C16_FIGS = [figures(f"carlson2016/fig{i}.png") for i in range(1, 6)]
+C16_FIGS = [figures(f"carlson2016/fig{i}.png") for i in range(1, 6)] + [figures("carlson2016/exact_check.png")]
 PAPER_FIGURES["carlson2016"] += C16_FIGS
 
 
@@ -113,9 +141,35 @@ rule carlson2016_train_mnist:
         "../scripts/carlson2016/train_mnist.py"
 
 
+rule carlson2016_exact_check_shard:
+    output:
+        npz=results("carlson2016/shards/exact_check/{shard}.npz"),
+    log:
+        logs("carlson2016/exact_check_shard_{shard}.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("carlson2016/exact_check_shard.py"),
+        cfg=C16_CFG["exact_check_shard"],
+        seed=SEED,
+        repeats=lambda wc: list(
+            shard_repeats(C16["exact_check"]["n_replicates"], C16["exact_check"]["shard_size"], wc.shard)
+        ),
+    script:
+        "../scripts/carlson2016/exact_check_shard.py"
+
+
 rule carlson2016_exact_check:
+    input:
+        shards=expand(rules.carlson2016_exact_check_shard.output.npz, shard=C16_EXACT_SHARDS),
     output:
         csv=results("carlson2016/exact_check.csv"),
+        png=report(
+            figures("carlson2016/exact_check.png"),
+            caption="../report/carlson2016_exact_check.rst",
+            category="carlson2016",
+        ),
     log:
         logs("carlson2016/exact_check.log"),
     conda:
@@ -124,7 +178,8 @@ rule carlson2016_exact_check:
     params:
         code=code_version("carlson2016/exact_check.py"),
         cfg=C16_CFG["exact_check"],
-        seed=SEED,
+        caption=C16_CAPTION["exact_check"],
+        profile=PROFILE,
     script:
         "../scripts/carlson2016/exact_check.py"
 
@@ -342,7 +397,7 @@ rule carlson2016_claims:
 
 
 PAPER_TARGETS["carlson2016"] += [
-    rules.carlson2016_exact_check.output.csv,
+    *rules.carlson2016_exact_check.output,
     *rules.carlson2016_fig1.output,
     *rules.carlson2016_fig2.output,
     *rules.carlson2016_fig3.output,

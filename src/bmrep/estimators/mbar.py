@@ -51,6 +51,7 @@ def mbar_log_z(
     tol: float = 1e-6,
     budget: float = float("nan"),
     uncertainty: bool = True,
+    initial_log_z: np.ndarray | None = None,
 ) -> EstimateResult:
     """MBAR estimate of ``log Z_K`` from tempered samples ``(Delta_i, k_i)``.
 
@@ -67,6 +68,11 @@ def mbar_log_z(
         Largest accepted self-consistency residual (nats).
     uncertainty : bool
         Also compute pymbar's asymptotic standard error (costly for large K).
+    initial_log_z : (K,) array or None
+        A starting point for pymbar's solver, e.g. RTS's ``log Z_k`` of the
+        same run (None: all free energies zero). The MBAR equations have one
+        solution, so this changes the number of solver iterations (often
+        several-fold), not the estimate beyond ``tol``.
 
     Raises
     ------
@@ -82,10 +88,14 @@ def mbar_log_z(
     N_k = np.bincount(k, minlength=K)
     u_kn = -betas[:, None] * delta[None, :]
     logging.getLogger("pymbar").setLevel(logging.ERROR)
+    start = {"initialize": "zeros"}
+    if initial_log_z is not None:
+        lz = np.asarray(initial_log_z, np.float64)
+        start = {"initial_f_k": -(lz - lz[0])}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            mbar = MBAR(u_kn, N_k, x_kindices=k, initialize="zeros", relative_tolerance=1e-10)
+            mbar = MBAR(u_kn, N_k, x_kindices=k, relative_tolerance=1e-10, **start)
         except Exception as exc:  # pymbar raises ParameterError etc.
             raise MBARConvergenceError(f"pymbar failed: {exc}") from exc
     f_k = np.asarray(mbar.f_k, np.float64)

@@ -113,19 +113,6 @@ class RBMAnnealingState:
         self._terms = None
         return self
 
-    def sweep_visible_first(self, beta: float) -> RBMAnnealingState:
-        """The reversal of :meth:`sweep`: v | h then h | v (used by RAISE)."""
-        n = self.v.shape[0]
-        betas = np.full(n, beta, dtype=self.v.dtype)
-        vfield = self.rbm.b + self.h @ self.rbm.W.T
-        self.operator.update_layer(
-            self.v, vfield, self.streams, betas=betas, base_field=self.base_bias, n_threads=self.n_threads
-        )
-        self._field = None
-        self._terms = None
-        self.operator.update_layer(self.h, self.hidden_field, self.streams, betas=betas, n_threads=self.n_threads)
-        return self
-
 
 def rbm_annealing_model(rbm, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1):
     """The RBM's tempered family as ``(init_sample, transition, log_f_pair, log_z_base)`` for the driver.

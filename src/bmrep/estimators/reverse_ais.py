@@ -1,16 +1,17 @@
 """Reverse annealed importance sampling (RAISE) from data: an upward-biased log Z.
 
 Burda, Grosse & Salakhutdinov (2015); Carlson et al. (2016) sec. 3.2. A
-reverse chain starts at a data point ``x_K = (v, h)``, ``h ~ p(h | v)`` at
-beta = 1, and moves down the ladder with the reversed transitions
-``x_{k-1} ~ T~_k(. | x_k)``. With the forward-AIS weight formula evaluated
-on that path,
+reverse chain starts at a data point ``x_K = v`` and moves down the ladder
+with the reversed transitions ``x_{k-1} ~ T~_k(. | x_k)``, k = K, ..., 1.
+With the forward-AIS weight formula evaluated on that path,
 
     A = log Z_0 + sum_{k=1}^{K} [log f_k(x_{k-1}) - log f_{k-1}(x_{k-1})],
 
 the ratio of forward to reverse path densities gives an unbiased estimate of
-the annealing model's probability of the data point,
-``p^(v) = exp(-F(v) - A)`` (Burda et al. eq. 9), so
+the annealing model's probability of the data point (the law of ``x_K`` after
+forward AIS with a last transition at beta_K, a normalised distribution, so
+``sum_v E[p^(v)] = 1`` exactly), ``p^(v) = exp(-F(v) - A)`` (Burda et al.
+eq. 9), so
 ``log p^(v) = -F(v) - A`` is a stochastic lower bound on ``log p(v)`` and
 
     log Z_RAISE = mean_i [ -F(v_i) - log p^(v_i) ] = mean_i A_i     (one run per point)
@@ -19,10 +20,22 @@ is biased upwards (the upper half of the AIS/RAISE sandwich). With several
 runs per point the per-point ``log p^`` is the log-mean-exp over runs.
 
 Any model plugs in through the driver interface of :mod:`bmrep.estimators.ais`:
-``init_state`` is the data-initialised state (with latents drawn from their
-conditional at beta = 1), ``transition`` must be the *reversal* of the
-forward transition (for an RBM sweep "h | v then v | h" it is "v | h then
-h | v"), and ``log_f`` is the same tempered family.
+``init_state`` is the data-initialised state, ``transition`` must be the
+*reversal* of the forward transition ``T_k`` with respect to the density the
+weights use, ``T~_k(x | x') = T_k(x' | x) f_k(x) / f_k(x')``, and ``log_f``
+is the same tempered family.
+
+For an RBM the weights sum h out, so the state the weights see is v alone and
+the forward transition "h ~ p_k(h | v), then v' ~ p_k(v | h)" is a kernel on v
+(it ignores the old h). That kernel is reversible with respect to
+``f_k(v) = sum_h f_k(v, h)``, since ``f_k(v) T_k(v' | v) = sum_h f_k(v, h)
+p_k(v' | h)`` is symmetric in (v, v'): its reversal is the same sweep, h | v
+then v | h. The order "v | h then h | v" is the reversal of the sweep on the
+joint state (v, h) with the joint weights ``f_k(v, h)``; with the summed-out
+weights it would draw v from the h of the previous (higher) beta, a mixed
+kernel that is nobody's reversal (sum_v E[p^(v)] = 0.93 instead of 1 on a
+4x3 RBM with two steps; ``tests/test_ais.py`` checks the identity by
+enumeration).
 """
 
 from __future__ import annotations
@@ -58,7 +71,7 @@ def raise_log_weights(
         chain visits them in reverse, making one reversed transition at each
         of ``beta_K, ..., beta_1``.
     init_state
-        Chains initialised at data points (latents from their conditional).
+        Chains initialised at data points.
 
     Returns
     -------
@@ -108,6 +121,10 @@ def raise_log_partition(
 ) -> tuple[EstimateResult, np.ndarray]:
     """RAISE estimate of an RBM's log Z from data points ``V`` (one run per row).
 
+    The reverse chain makes one sweep (h | v then v | h, the forward AIS
+    transition, which is its own reversal on v) at each of ``beta_K, ...,
+    beta_1`` (Burda et al. 2015, sec. 3; see the module docstring).
+
     Returns the estimate (upward biased) and the per-run ``log p^(v)``
     (stochastic lower bounds on the data log-likelihoods).
     """
@@ -116,18 +133,17 @@ def raise_log_partition(
         raise ValueError(f"V must have shape (n, {rbm.n_visible})")
     if len(streams) != V.shape[0]:
         raise ValueError(f"need one stream per data point: {len(streams)} streams for {V.shape[0]} points")
-    init_sample, _, log_f_pair, log_z0 = rbm_annealing_model(
+    init_sample, transition, log_f_pair, log_z0 = rbm_annealing_model(
         rbm, base_bias, operator=operator, dtype=dtype, n_threads=n_threads
     )
     state = init_sample(V.shape[0], streams)  # allocates arrays and the model cast; v is overwritten below
     state.set_visible(V)
-    ones = np.ones(V.shape[0], dtype=state.v.dtype)
-    state.operator.update_layer(state.h, state.hidden_field, streams, betas=ones, n_threads=n_threads)
-
+    # The weights sum h out, so the reverse kernel is the forward sweep itself (h | v then v | h: reversible
+    # on v, see the module docstring); its first step draws h | v, so no h is drawn for the data here.
     A, state = raise_log_weights(
         betas,
         init_state=state,
-        transition=lambda s, beta: s.sweep_visible_first(beta),
+        transition=transition,
         log_f_pair=log_f_pair,
         log_z_base=log_z0,
     )

@@ -15,7 +15,10 @@ With simulated-tempering samples the means come either from the samples
 in each bin (TI; empty bins imputed by linear interpolation, sec. 4.3) or
 from the Rao-Blackwellized weights of eq. 21 (TI-RB):
 ``m_k = sum_i q(beta_k|x_i) Delta_i / sum_i q(beta_k|x_i)``; TI-RB is
-integrated with the trapezoid rule.
+integrated with the trapezoid rule. :func:`ti_rules` applies every TI
+estimator's rule to given means and variances: to sampled ones in
+:func:`ti_log_z`, and to exact ones for the value each estimator converges
+to, discretisation bias included.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ __all__ = [
     "integrate_trapezoid_corrected",
     "binned_moments",
     "rao_blackwell_moments",
+    "ti_rules",
     "ti_log_z",
 ]
 
@@ -84,6 +88,35 @@ def rao_blackwell_moments(delta: np.ndarray, q: np.ndarray) -> tuple[np.ndarray,
     return mean, var
 
 
+def ti_rules(betas, means, variances, rb_means=None) -> dict[str, float]:
+    """Every TI estimator's quadrature rule applied to an integrand (without the base's log Z).
+
+    Parameters
+    ----------
+    betas : array (K,)
+        The ladder.
+    means, variances : array (K,)
+        ``E_beta_k[Delta]`` and ``Var_beta_k[Delta]`` (sampled per bin, or exact).
+    rb_means : array (K,) or None
+        The Rao-Blackwellized means of eq. 21 (TI-RB); none: no TI-RB entry.
+
+    Returns
+    -------
+    dict
+        ``"TI-riemann"``, ``"TI-trapezoid"``, ``"TI-trapezoid-corrected"`` and
+        (with ``rb_means``) ``"TI-RB"``: the integral of ``E_beta[Delta]``
+        over beta by each estimator's rule.
+    """
+    out = {
+        "TI-riemann": integrate_riemann(betas, means),
+        "TI-trapezoid": integrate_trapezoid(betas, means),
+        "TI-trapezoid-corrected": integrate_trapezoid_corrected(betas, means, variances),
+    }
+    if rb_means is not None:
+        out["TI-RB"] = integrate_trapezoid(betas, rb_means)
+    return out
+
+
 def ti_log_z(
     delta: np.ndarray,
     k: np.ndarray,
@@ -103,13 +136,9 @@ def ti_log_z(
     """
     betas = np.asarray(betas, np.float64)
     mean, var, _ = binned_moments(delta, np.asarray(k), betas)
-    out = {
-        "TI-riemann": integrate_riemann(betas, mean),
-        "TI-trapezoid": integrate_trapezoid(betas, mean),
-        "TI-trapezoid-corrected": integrate_trapezoid_corrected(betas, mean, var),
-    }
+    m_rb = None
     if log_prior is not None and log_zhat is not None:
         q = temperature_conditional(delta, betas, log_prior, log_zhat)
         m_rb, _ = rao_blackwell_moments(delta, q)
-        out["TI-RB"] = integrate_trapezoid(betas, m_rb)
+    out = ti_rules(betas, mean, var, m_rb)
     return {name: EstimateResult(float(log_z_base + v), float("nan"), name, budget) for name, v in out.items()}

@@ -8,7 +8,7 @@ import pandas as pd
 
 from .style import finish, use_style
 
-__all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_fig5"]
+__all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_fig5", "plot_exact_check"]
 
 
 def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6, 8)) -> None:
@@ -102,5 +102,28 @@ def plot_fig5(df: pd.DataFrame, path, caption_text: str) -> None:
     ax.plot(a["iteration"], a["valid_ais"], "s", label="Validation-AIS")
     ax.set_xlabel("iteration (parameter update)")
     ax.set_ylabel("mean log-likelihood (nats)")
+    ax.legend(fontsize=7)
+    finish(fig, path, caption_text)
+
+
+def plot_exact_check(summary: pd.DataFrame, path, caption_text: str) -> None:
+    """Exact check: mean error (+- one standard error over replicates) of every estimator, per weight scale.
+
+    ``summary`` is :func:`bmrep.experiments.carlson2016.summaries.exact_check_summary`'s
+    table; TI rules' errors are against the same rule on the exact integrand.
+    """
+    use_style()
+    methods = list(dict.fromkeys(summary["method"]))
+    scales = list(dict.fromkeys(summary["weight_scale"]))
+    fig, ax = plt.subplots(figsize=(8, 4))
+    x = np.arange(len(methods))
+    width = 0.6 / max(len(scales), 1)
+    for j, s in enumerate(scales):
+        sub = summary[summary["weight_scale"] == s].set_index("method").reindex(methods)
+        offset = (j - (len(scales) - 1) / 2) * width
+        ax.errorbar(x + offset, sub["mean_error"], yerr=sub["se"], fmt="o", capsize=3, label=f"weights N(0, {s:g}^2)")
+    ax.axhline(0.0, color="k", lw=1)
+    ax.set_xticks(x, methods, rotation=30, ha="right")
+    ax.set_ylabel("mean error of log Z (nats)")
     ax.legend(fontsize=7)
     finish(fig, path, caption_text)

@@ -1,10 +1,29 @@
-"""Every estimator against exact log Z on enumerable RBMs (the spec's exact check)."""
+"""The exact check (aggregate of the shards): one row per (weight scale, replicate, method), and its figure."""
 
-from bmrep.experiments.carlson2016.exact_check import exact_model_check
-from bmrep.io import write_csv
+from bmrep.experiments.carlson2016.shards import concat_frames
+from bmrep.experiments.carlson2016.summaries import exact_check_summary
+from bmrep.io import load_npz, write_csv
+from bmrep.plotting.carlson2016 import plot_exact_check
+from bmrep.plotting.style import caption
 from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
-df = exact_model_check(cfg, int(snakemake.params.seed))  # noqa: F821
-log.info("\n%s", df.to_string())
-write_csv(snakemake.output.csv, df)  # noqa: F821
+sm = snakemake  # noqa: F821
+k = sm.params.caption
+table = concat_frames(load_npz(p) for p in sm.input.shards).sort_values(["weight_scale", "replicate"], kind="stable")
+summary = exact_check_summary(table)
+log.info("\n%s", summary.to_string())
+write_csv(sm.output.csv, table)
+plot_exact_check(
+    summary,
+    sm.output.png,
+    caption(
+        sm.params.profile,
+        replicates=cfg["n_replicates"],
+        RBM=f"{k['n_visible']}x{k['n_hidden']}",
+        weight_sd=", ".join(f"{s:g}" for s in k["weight_scales"]),
+        chains=k["n_chains"],
+        sweeps=k["sweeps"],
+        K=k["K"],
+    ),
+)

@@ -50,3 +50,26 @@ def fig3_summary(estimates: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:
 def fig4_rmse(estimates: pd.DataFrame, truth: float) -> pd.DataFrame:
     """Fig. 4: bootstrap RMSE per (K, method) against the reference log Z of Fig. 3."""
     return rmse_table(estimates.dropna(subset=["estimate"]), ["K", "method"], float(truth))
+
+
+def exact_check_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """The exact check per (weight scale, method): mean error over replicates with its standard error.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per (``weight_scale``, ``replicate``, ``method``) with ``error``
+        and the estimator's own ``stderr``.
+
+    Returns
+    -------
+    DataFrame
+        ``weight_scale``, ``method``, ``n``, ``mean_error``, ``sd`` (over
+        replicates), ``se`` (sd / sqrt(n)), ``stated`` (mean stated standard
+        error; NaN for TI) and ``stated_over_sd``.
+    """
+    g = table.groupby(["weight_scale", "method"], sort=False)
+    out = g.agg(n=("error", "size"), mean_error=("error", "mean"), sd=("error", "std"), stated=("stderr", "mean"))
+    out["se"] = out["sd"] / np.sqrt(out["n"])
+    out["stated_over_sd"] = out["stated"] / out["sd"]
+    return out.reset_index()

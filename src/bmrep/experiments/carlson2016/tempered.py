@@ -1,12 +1,14 @@
 """One simulated-tempering run on an RBM with RTS estimates (Carlson et al. 2016, sec. 2.3-2.4).
 
 Shared by the exact check, Fig. 3 and Fig. 4: the initial iterations of
-sec. 2.4, then one long run continued from their state and read at
-checkpoints.
+sec. 2.4, then one long run that continues from their last state (x, k) of
+every chain and is read at checkpoints. The initial iterations' sweeps are
+part of the budget an RTS run is matched on (:func:`init_sweeps_of`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +35,8 @@ class TemperedRun:
     record: STRecord | None
     betas: np.ndarray
     log_prior: np.ndarray
+    init_k: np.ndarray | None = None  # temperatures at the end of the initial iterations (the main run's start)
+    n_sweeps: int = 0  # sweeps per chain in all: the AIS pass, the initial iterations, burn-in and the main run
 
 
 def init_sweeps_of(settings: dict, K: int) -> int:
@@ -67,6 +71,7 @@ def rbm_tempered_run(
     stop_init: bool = False,
     record: bool = False,
     burn_in: int = 0,
+    step: Callable = rbm_step,
 ) -> TemperedRun:
     """Simulated tempering on an RBM with RTS: initial iterations (sec. 2.4), then one long run.
 
@@ -86,11 +91,19 @@ def rbm_tempered_run(
         on the same chains' streams, K - 2 sweeps; see :func:`init_sweeps_of`).
     burn_in : int
         Sweeps after the initial iterations that are discarded (Fig. 4).
+    step : callable
+        One sweep of the chains at per-chain betas, returning Delta
+        (:func:`bmrep.sampling.simulated_tempering.rbm_step`).
 
     Notes
     -----
     Chains start from the base; every initial iteration starts from the
-    previous x with fresh uniform temperatures (sec. 2.4).
+    previous x with fresh uniform temperatures (sec. 2.4). The main run (after
+    the optional burn-in) continues from the state (x, k) of every chain at
+    the end of the last initial iteration: a restart with fresh uniform
+    temperatures would throw away the equilibrated temperatures and bias
+    the early estimates. ``TemperedRun.n_sweeps`` counts every sweep per
+    chain (the AIS pass, initial iterations, burn-in, main run).
     """
     K = betas.size
     streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
@@ -113,34 +126,39 @@ def rbm_tempered_run(
     else:
         raise ValueError(f"init must be 'flat' or 'ais', got {init!r}")
     state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias, dtype=dtype)
+    last_k = []  # the temperatures at the end of the latest initial iteration
 
     def one_iteration(lz):
-        s, _, _ = run_simulated_tempering(
+        s, k_end, _ = run_simulated_tempering(
             state,
             rng.integers(0, K, n_chains),
-            step=rbm_step,
+            step=step,
             betas=betas,
             log_prior=log_prior,
             log_zhat=lz,
             n_sweeps=init_sweeps,
             rng=rng,
         )
+        last_k[:] = [k_end]
         return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
 
     init_hist = initial_iterations(one_iteration, log_prior, lz0, init_iterations, stop=stop_init)
     lz = init_hist.final_log_zhat
-    k = rng.integers(0, K, n_chains)
+    n_sweeps = (K - 2 if log_zhat0 is None and init == "ais" else 0) + len(init_hist.c) * int(init_sweeps)
+    init_k = last_k[0].copy() if last_k else None
+    k = init_k.copy() if last_k else rng.integers(0, K, n_chains)  # continue (x, k); uniform k without iterations
     if burn_in > 0:  # discarded: lets x settle at its temperature before anything is recorded
         _, k, _ = run_simulated_tempering(
-            state, k, step=rbm_step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(burn_in), rng=rng
+            state, k, step=step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(burn_in), rng=rng
         )
+        n_sweeps += int(burn_in)
     stats = TemperingStats(K, n_chains)
     checkpoints, records, done = [], [], 0
     for target in sorted(int(c) for c in main_checkpoints):
         stats, k, rec = run_simulated_tempering(
             state,
             k,
-            step=rbm_step,
+            step=step,
             betas=betas,
             log_prior=log_prior,
             log_zhat=lz,
@@ -156,4 +174,5 @@ def rbm_tempered_run(
     rec_all = None
     if record and records:
         rec_all = STRecord(np.concatenate([r.delta for r in records]), np.concatenate([r.k for r in records]))
-    return TemperedRun(init_hist, lz, checkpoints, stats, rec_all, betas, log_prior)
+    n_sweeps += done
+    return TemperedRun(init_hist, lz, checkpoints, stats, rec_all, betas, log_prior, init_k, n_sweeps)
