@@ -93,3 +93,32 @@ def setup_job(snakemake):
     log.info("rule %s, threads %d, outputs %s", snakemake.rule, threads, list(snakemake.output))
     atexit.register(_log_resources, log, time.monotonic())
     return log, cfg
+
+
+def training_checkpoint(snakemake, log: logging.Logger | None = None):
+    """The checkpoint of a long training job (:class:`bmrep.learning.checkpoint.Checkpoint`).
+
+    It is ``<first output>.ckpt.npz``, saved every ``checkpoint_every.<rule>``
+    updates of the config (0 or absent: never). The period is read from the
+    config, not passed as a param, so that changing it never reruns a finished
+    job (it does not change the numbers). The checkpoint is keyed by the job's
+    params (settings, seed, code digest), wildcards and the SHA-256 of its
+    inputs: one saved by a job with other values is ignored. The script calls
+    ``.clear()`` once its output is written.
+    """
+    from .io import sha256_of
+    from .learning.checkpoint import Checkpoint
+
+    every = int((snakemake.config.get("checkpoint_every") or {}).get(snakemake.rule, 0))
+    out = Path(snakemake.output[0])
+    key = {
+        "rule": snakemake.rule,
+        "output": str(out),
+        "params": {k: v for k, v in snakemake.params.items()},
+        "wildcards": {k: v for k, v in snakemake.wildcards.items()},
+        "inputs": {str(p): sha256_of(p) for p in snakemake.input},
+    }
+    ck = Checkpoint(out.with_name(out.name + ".ckpt.npz"), every, key, log=(log or logging.getLogger("bmrep")).info)
+    if every:
+        ck.log(f"checkpoints every {every} updates in {ck.path}")
+    return ck

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from bmrep.learning.checkpoint import Checkpoint, copy_into, generator_state, resume, save_if_due, set_generator_state
 from bmrep.models.rbm import RBM
 from bmrep.sampling.operators import Operator
 from bmrep.sampling.streams import ChainStreams
@@ -51,19 +52,59 @@ def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
     }
 
 
-def minibatches(n: int, batch_size: int, rng: np.random.Generator):
+class Minibatches:
     """Endless minibatch indices of ``n`` examples: shuffled epochs (full batch: all rows in order).
 
-    Each epoch is one permutation drawn from ``rng``, cut into ``n // batch_size``
-    batches (a remainder is skipped); ``batch_size >= n`` yields ``arange(n)``.
+    Each epoch is one permutation drawn from ``rng`` when its first batch is
+    needed, cut into ``n // batch_size`` batches (a remainder is skipped);
+    ``batch_size >= n`` yields ``arange(n)``. ``get_state`` / ``set_state``
+    hold the epoch's permutation and position (``rng``'s state is the caller's).
     """
-    if batch_size >= n:
-        while True:
-            yield np.arange(n)
-    while True:
-        perm = rng.permutation(n)
-        for s in range(0, n - batch_size + 1, batch_size):
-            yield perm[s : s + batch_size]
+
+    def __init__(self, n: int, batch_size: int, rng: np.random.Generator):
+        self.n, self.batch_size, self.rng = int(n), int(batch_size), rng
+        self.perm: np.ndarray | None = None
+        self.pos = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> np.ndarray:
+        n, B = self.n, self.batch_size
+        if B >= n:
+            return np.arange(n)
+        if self.perm is None or self.pos + B > n:
+            self.perm, self.pos = self.rng.permutation(n), 0
+        self.pos += B
+        return self.perm[self.pos - B : self.pos]
+
+    def get_state(self) -> dict:
+        return {"perm": None if self.perm is None else self.perm.copy(), "pos": self.pos}
+
+    def set_state(self, state) -> None:
+        self.perm = None if state["perm"] is None else np.array(state["perm"])
+        self.pos = int(state["pos"])
+
+
+def loop_state(params, optimizer, rng, batches: Minibatches, history: list, **chains) -> dict:
+    """What an RBM training loop changes besides its sampler's chains (given as ``chains``), for a checkpoint."""
+    return {
+        "params": params,
+        "optimizer": optimizer.get_state(),
+        "rng": generator_state(rng),
+        "batches": batches.get_state(),
+        "history": history,
+        **chains,
+    }
+
+
+def restore_loop_state(state, params, optimizer, rng, batches: Minibatches, history: list) -> None:
+    """Put back :func:`loop_state`'s parts in place (the chains are the caller's)."""
+    copy_into(params, state["params"])
+    optimizer.set_state(state["optimizer"])
+    set_generator_state(rng, state["rng"])
+    batches.set_state(state["batches"])
+    history[:] = state["history"]
 
 
 def train_rbm(
@@ -83,6 +124,7 @@ def train_rbm(
     n_chains: int | None = None,
     weight_decay: float = 0.0,
     n_threads: int = 1,
+    checkpoint: Checkpoint | None = None,
 ) -> tuple[RBM, list[dict]]:
     """Train a binary RBM by CD-k or PCD-k with any operator.
 
@@ -121,6 +163,11 @@ def train_rbm(
         L2 penalty: ``grad_W -= weight_decay * W``.
     n_threads : int
         Threads over chains in the sampler (results do not depend on it).
+    checkpoint : Checkpoint or None
+        Save the loop's state (parameters, optimiser, chains, streams,
+        minibatch order, ``rng``, history) every ``checkpoint.every`` updates
+        and resume from a saved one (:mod:`bmrep.learning.checkpoint`): the
+        result is bit-identical to an uninterrupted run.
 
     Returns
     -------
@@ -169,9 +216,17 @@ def train_rbm(
         v = X[rng.integers(0, N, size=n_ch)].copy()
     else:
         v = np.empty((n_ch, model.n_visible))
-    batches = minibatches(N, B, rng)
-    record(0)
-    for t in track(range(1, n_updates + 1), "RBM training updates"):
+    batches = Minibatches(N, B, rng)
+
+    def restore(state):
+        restore_loop_state(state, params, optimizer, rng, batches, history)
+        v[...], h[...] = state["v"], state["h"]
+        streams.set_state(state["streams"])
+
+    start = resume(checkpoint, restore)
+    if start == 0:
+        record(0)
+    for t in track(range(start + 1, n_updates + 1), "RBM training updates"):
         vd = X[next(batches)]
         if not persistent:
             v[...] = vd
@@ -184,7 +239,13 @@ def train_rbm(
             raise FloatingPointError(f"train_rbm: parameters became non-finite at update {t}")
         if t % callback_every == 0 or t == n_updates:
             record(t)
+        save_if_due(
+            checkpoint,
+            t,
+            n_updates,
+            lambda: loop_state(params, optimizer, rng, batches, history, v=v, h=h, streams=streams.get_state()),
+        )
     return model, history
 
 
-__all__ = ["rbm_gradient", "minibatches", "train_rbm"]
+__all__ = ["rbm_gradient", "Minibatches", "loop_state", "restore_loop_state", "train_rbm"]

@@ -6,7 +6,9 @@ samplers that move them are interchangeable objects driven by
 PCD, :class:`FastWeightChains` = FPCD, :class:`TemperedTransitionChains` =
 Trans-SAP, :class:`CoupledAdaptiveTempering` = CAST (Algorithm 1 + section
 6.1). Each has ``model_chains()``, ``step(dbm, t)``, ``after_update(dbm,
-grads)`` and ``diagnostics()``; :func:`make_sampler` builds one by name.
+grads)``, ``diagnostics()`` and ``get_state()`` / ``set_state(state)`` (all
+they change, for checkpoints: :mod:`bmrep.learning.checkpoint`);
+:func:`make_sampler` builds one by name.
 
 References
 ----------
@@ -20,10 +22,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from bmrep.learning.checkpoint import copy_into
 from bmrep.models.dbm import DBM
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep, random_chains
 from bmrep.sampling.tempered_transitions import tempered_transition, uniform_ladder
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, uniform_betas
+
+
+def chains_state(chains: DBMChains) -> dict:
+    """Copies of a chain set's arrays (for checkpoints)."""
+    return {"v": chains.v.copy(), "h1": chains.h1.copy(), "h2": chains.h2.copy()}
+
+
+def set_chains_state(chains: DBMChains, state) -> None:
+    """Overwrite a chain set's arrays in place with :func:`chains_state`'s."""
+    chains.put(slice(None), DBMChains(state["v"], state["h1"], state["h2"]))
 
 
 class GibbsChains:
@@ -50,6 +63,14 @@ class GibbsChains:
 
     def diagnostics(self) -> dict:
         return {}
+
+    def get_state(self) -> dict:
+        """The chains and their random streams: all that :meth:`step` changes."""
+        return {"chains": chains_state(self.chains), "streams": self.streams.get_state()}
+
+    def set_state(self, state) -> None:
+        set_chains_state(self.chains, state["chains"])
+        self.streams.set_state(state["streams"])
 
 
 class FastWeightChains(GibbsChains):
@@ -81,6 +102,13 @@ class FastWeightChains(GibbsChains):
             f = self.fast[k]
             f *= self.fast_decay
             f += self.fast_lr * g.astype(f.dtype)
+
+    def get_state(self):
+        return {**super().get_state(), "fast": {k: f.copy() for k, f in self.fast.items()}}
+
+    def set_state(self, state):
+        super().set_state(state)
+        copy_into(self.fast, state["fast"])
 
 
 class TemperedTransitionChains(GibbsChains):
@@ -118,6 +146,13 @@ class TemperedTransitionChains(GibbsChains):
 
     def diagnostics(self):
         return {"tt_acceptance": self.n_accepted / max(self.n_tried, 1)}
+
+    def get_state(self):
+        return {**super().get_state(), "n_tried": self.n_tried, "n_accepted": self.n_accepted}
+
+    def set_state(self, state):
+        super().set_state(state)
+        self.n_tried, self.n_accepted = int(state["n_tried"]), int(state["n_accepted"])
 
 
 class CoupledAdaptiveTempering:
@@ -200,6 +235,32 @@ class CoupledAdaptiveTempering:
             "st_acceptance": float(self.tempering.n_accepted.mean() / max(self.tempering.t, 1)),
             "swaps": self.n_swaps,
         }
+
+    def get_state(self):
+        """Chains and streams, the fast chains' k, Wang-Landau weights and counts, their last beta = 1 states."""
+        at = self.tempering
+        return {
+            "chains": chains_state(self.chains),
+            "streams": self.streams.get_state(),
+            "k": at.k.copy(),
+            "log_g": at.log_g.copy(),
+            "t": at.t,
+            "n_accepted": at.n_accepted.copy(),
+            "adapt": at.adapt,
+            "last_beta1": chains_state(self.last_beta1),
+            "n_swaps": self.n_swaps,
+            "k_trace": np.array(self.k_trace, dtype=np.int64),
+        }
+
+    def set_state(self, state):
+        set_chains_state(self.chains, state["chains"])
+        self.streams.set_state(state["streams"])
+        at = self.tempering
+        at.k, at.log_g = np.array(state["k"]), np.array(state["log_g"])
+        at.t, at.adapt, at.n_accepted = int(state["t"]), bool(state["adapt"]), np.array(state["n_accepted"])
+        self.last_beta1 = DBMChains(*(np.array(state["last_beta1"][k]) for k in ("v", "h1", "h2")))
+        self.n_swaps = int(state["n_swaps"])
+        self.k_trace = [int(k) for k in state["k_trace"]]
 
 
 def make_sampler(

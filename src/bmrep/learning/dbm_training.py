@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from bmrep.learning.checkpoint import Checkpoint, copy_into, generator_state, resume, save_if_due, set_generator_state
 from bmrep.learning.optimizers import SGD, inverse_time
 from bmrep.models.dbm import DBM, mean_field
 from bmrep.sampling.dbm_gibbs import DBMChains
@@ -65,6 +66,7 @@ def train_dbm(
     callback: Callable | None = None,
     callback_every: int = 1000,
     start_update: int = 0,
+    checkpoint: Checkpoint | None = None,
 ) -> TrainingHistory:
     """Stochastic approximation (SAP, section 2.2) with mean-field data statistics (section 2.1).
 
@@ -77,6 +79,12 @@ def train_dbm(
     ``callback(t, dbm, sampler)`` is called after updates ``callback_every``,
     ``2 * callback_every``, ...; its non-None returns are collected.
     ``dbm`` is updated in place.
+
+    With a ``checkpoint`` (:class:`bmrep.learning.checkpoint.Checkpoint`),
+    everything the loop changes (parameters, optimiser, the sampler's
+    :meth:`get_state`, minibatch order and ``rng``, the collected records) is
+    saved every ``checkpoint.every`` updates, and a saved state is resumed
+    from: the result is bit-identical to an uninterrupted run.
     """
     X = np.asarray(X, dtype=dbm.dtype)
     n = X.shape[0]
@@ -89,7 +97,30 @@ def train_dbm(
     order = rng.permutation(n)
     hist = TrainingHistory()
     t0 = time.perf_counter()
-    for t in track(range(n_updates), "DBM training updates"):
+
+    def state() -> dict:
+        return {
+            "params": params,
+            "optimizer": opt.get_state(),
+            "sampler": sampler.get_state(),
+            "rng": generator_state(rng),
+            "order": order,
+            "records": hist.records,
+            "seconds": time.perf_counter() - t0,
+        }
+
+    def restore(s: dict) -> None:
+        nonlocal order, t0
+        copy_into(params, s["params"])
+        opt.set_state(s["optimizer"])
+        sampler.set_state(s["sampler"])
+        set_generator_state(rng, s["rng"])
+        order = s["order"]
+        hist.records = list(s["records"])
+        t0 -= s["seconds"]
+
+    start = resume(checkpoint, restore)
+    for t in track(range(start, n_updates), "DBM training updates"):
         bi = t % n_batches
         if bi == 0 and t > 0:
             order = rng.permutation(n)
@@ -105,6 +136,7 @@ def train_dbm(
             r = callback(t + 1, dbm, sampler)
             if r is not None:
                 hist.records.append(r)
+        save_if_due(checkpoint, t + 1, n_updates, state)
     hist.seconds = time.perf_counter() - t0
     hist.n_updates = n_updates
     return hist

@@ -29,6 +29,20 @@ def inverse_time(numerator: float, offset: float) -> Schedule:
     return lambda t: numerator / (offset + t)
 
 
+class _Resumable:
+    """``get_state`` / ``set_state`` of an optimiser (for checkpoints): its step count and buffers."""
+
+    _buffers: tuple[str, ...] = ()
+
+    def get_state(self) -> dict:
+        return {"t": self.t, **{b: {k: v.copy() for k, v in getattr(self, b).items()} for b in self._buffers}}
+
+    def set_state(self, state: Mapping) -> None:
+        self.t = int(state["t"])
+        for b in self._buffers:
+            setattr(self, b, {k: np.array(v) for k, v in state[b].items()})
+
+
 def _as_schedule(lr: float | Schedule) -> Schedule:
     if callable(lr):
         return lr
@@ -37,12 +51,14 @@ def _as_schedule(lr: float | Schedule) -> Schedule:
     return constant(float(lr))
 
 
-class SGD:
+class SGD(_Resumable):
     """Gradient ascent with optional momentum and L2 weight decay.
 
     ``decay`` is applied to the parameters named in ``decay_keys`` (default:
     all) as ``grad - decay * param``.
     """
+
+    _buffers = ("_velocity",)
 
     def __init__(self, lr: float | Schedule, momentum: float = 0.0, decay: float = 0.0, decay_keys=None):
         if not 0.0 <= momentum < 1.0:
@@ -74,8 +90,10 @@ class SGD:
         self.t += 1
 
 
-class Adam:
+class Adam(_Resumable):
     """Adam (Kingma & Ba 2015, Algorithm 1), for ascent."""
+
+    _buffers = ("_m", "_v")
 
     def __init__(self, lr: float | Schedule = 1e-3, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
         if not (0 <= beta1 < 1 and 0 <= beta2 < 1):
@@ -101,8 +119,10 @@ class Adam:
             params[k] += lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
 
 
-class AdaMax:
+class AdaMax(_Resumable):
     """AdaMax (Kingma & Ba 2015, section 7.1, Algorithm 2), for ascent."""
+
+    _buffers = ("_m", "_u")
 
     def __init__(self, lr: float | Schedule = 2e-3, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
         if not (0 <= beta1 < 1 and 0 <= beta2 < 1):

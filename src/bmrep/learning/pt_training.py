@@ -13,7 +13,8 @@ import numpy as np
 from ..models.rbm import RBM
 from ..progress import track
 from ..sampling.parallel_tempering import ParallelTempering, uniform_betas
-from .cd import minibatches, rbm_gradient
+from .cd import Minibatches, loop_state, rbm_gradient, restore_loop_state
+from .checkpoint import Checkpoint, resume, save_if_due
 
 __all__ = ["train_rbm_pt"]
 
@@ -34,6 +35,7 @@ def train_rbm_pt(
     callback=None,
     callback_every: int = 100,
     n_replicas: int | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> tuple[RBM, list[dict]]:
     """Train a binary RBM with ``t-PT_k`` (Brügge et al. 2013, sec. 4.2; Desjardins et al. 2010).
 
@@ -42,6 +44,8 @@ def train_rbm_pt(
     chains of ``n_replicas`` persistent PT ladders (default: the batch size,
     so that as many samples as training examples enter each update, as in the
     paper). ``streams`` needs ``n_replicas * n_temperatures`` streams.
+    A ``checkpoint`` saves and resumes the loop as in ``train_rbm`` (the PT
+    chains, their streams and swap generator included).
     """
     X = np.ascontiguousarray(data, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != rbm.n_visible:
@@ -61,9 +65,16 @@ def train_rbm_pt(
             res = callback(t, model)
             history.append({"update": t, **res} if isinstance(res, dict) else {"update": t, "value": res})
 
-    batches = minibatches(N, B, rng)
-    record(0)
-    for t in track(range(1, int(n_updates) + 1), "PT training updates"):
+    batches = Minibatches(N, B, rng)
+
+    def restore(state):
+        restore_loop_state(state, params, optimizer, rng, batches, history)
+        pt.set_state(state["pt"])
+
+    start = resume(checkpoint, restore)
+    if start == 0:
+        record(0)
+    for t in track(range(start + 1, int(n_updates) + 1), "PT training updates"):
         vd = X[next(batches)]
         vm, _ = pt.negative_phase(model)
         optimizer.step(params, rbm_gradient(model, vd, vm))
@@ -71,4 +82,10 @@ def train_rbm_pt(
             raise FloatingPointError(f"train_rbm_pt: parameters became non-finite at update {t}")
         if t % callback_every == 0 or t == n_updates:
             record(t)
+        save_if_due(
+            checkpoint,
+            t,
+            int(n_updates),
+            lambda: loop_state(params, optimizer, rng, batches, history, pt=pt.get_state()),
+        )
     return model, history

@@ -169,6 +169,24 @@ class ParallelTempering:
                 h[idx, i], h[idx, i + 1] = h[idx, i + 1].copy(), h[idx, i].copy()
                 e[idx, i], e[idx, i + 1] = e[idx, i + 1].copy(), e[idx, i].copy()
 
+    def get_state(self) -> dict:
+        """The chains, swap counts, streams and swap generator: all that :meth:`step` changes (checkpoints)."""
+        return {
+            "v": self.v.copy(),
+            "h": self.h.copy(),
+            "n_proposed": self.n_proposed.copy(),
+            "n_accepted": self.n_accepted.copy(),
+            "streams": self.streams.get_state(),
+            "swap_rng": self.swap_rng.bit_generator.state,
+        }
+
+    def set_state(self, state) -> None:
+        """Restore :meth:`get_state`'s values in place."""
+        self.v[...], self.h[...] = state["v"], state["h"]
+        self.n_proposed[...], self.n_accepted[...] = state["n_proposed"], state["n_accepted"]
+        self.streams.set_state(state["streams"])
+        self.swap_rng.bit_generator.state = dict(state["swap_rng"])
+
     def samples(self) -> tuple[np.ndarray, np.ndarray]:
         """Current beta = 1 states (copies), shapes (n_replicas, n_visible), (n_replicas, n_hidden)."""
         top = np.arange(self.n_replicas) * self.t + (self.t - 1)

@@ -4,17 +4,19 @@ from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.train import train
 from bmrep.io import load_model, load_npz, save_model
 from bmrep.models.dbm import DBM
-from bmrep.runtime import setup_job
+from bmrep.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
 X, _, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
 arrays, _ = load_model(sm.input.pretrained)
 dbm0 = DBM.from_params(arrays)
-dbm, snaps, info = train(sm.wildcards.algorithm, dbm0, X, cfg, sm.params.seed, log=log.info)
+checkpoint = training_checkpoint(sm, log)
+dbm, snaps, info = train(sm.wildcards.algorithm, dbm0, X, cfg, sm.params.seed, log=log.info, checkpoint=checkpoint)
 log.info("%s: %.1f ms per update", sm.wildcards.algorithm, 1e3 * info["seconds_per_update"])
 save_model(
     sm.output.model,
     {**dbm.params(), **{f"snapshot_{k}": v for k, v in snaps.items()}},
     {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape},
 )
+checkpoint.clear()

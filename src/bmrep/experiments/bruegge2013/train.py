@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...learning.cd import train_rbm
+from ...learning.checkpoint import run_resumable
 from ...learning.optimizers import SGD
 from ...learning.pt_training import train_rbm_pt
 from ...models.exact.rbm import log_partition, mean_log_likelihood
@@ -29,14 +30,23 @@ def init_rbm(n_visible: int, n_hidden: int, rng: np.random.Generator, std: float
 
 
 def train(
-    bench: Benchmark, recipe: dict, op_name: str, repeat: int, seed: int, key: str, eval_every: int | None = None
+    bench: Benchmark,
+    recipe: dict,
+    op_name: str,
+    repeat: int,
+    seed: int,
+    key: str,
+    eval_every: int | None = None,
+    checkpoint=None,
 ) -> tuple[RBM, np.ndarray, np.ndarray]:
     """Train one RBM of ``bench`` with ``recipe``; exact log-likelihood every ``eval_every`` updates.
 
     recipe: ``algorithm`` ("cd", "pcd", "pt"), ``k`` (sweeps per update or
     between swaps), ``lr``, ``n_updates``, and for PT ``n_temperatures`` and
     optionally ``n_replicas`` (default: the batch size). Plain gradient
-    ascent, no momentum, no weight decay (sec. 4.2).
+    ascent, no momentum, no weight decay (sec. 4.2). ``checkpoint`` (a
+    :class:`bmrep.learning.checkpoint.Checkpoint` or None) is the training
+    loop's: an interrupted training resumes from it.
 
     Returns
     -------
@@ -62,6 +72,7 @@ def train(
         "rng": data_rng,
         "callback": evaluate if eval_every else None,
         "callback_every": int(eval_every or n_updates or 1),
+        "checkpoint": checkpoint,
     }
     if alg in ("cd", "pcd"):
         streams = ChainStreams.from_seed(seed, PAPER, key, "chains", bench.name, alg, repeat, n_chains=B)
@@ -89,19 +100,25 @@ def train(
     return model, updates, values
 
 
-def learning_curves(bench: Benchmark, recipe: dict, op_name: str, repeats, seed: int, eval_every: int):
+def learning_curves(bench: Benchmark, recipe: dict, op_name: str, repeats, seed: int, eval_every: int, checkpoint=None):
     """Log-likelihood curves of :func:`train` for the given repeats (Table 1, Fig. 3 bottom).
+
+    With a ``checkpoint`` the finished repeats' curves and the running
+    training are saved (:func:`bmrep.learning.checkpoint.run_resumable`).
 
     Returns
     -------
     updates, curves
         The evaluated updates and the curves, shape (n_repeats, n_evals).
     """
-    curves, updates = [], None
-    for r in repeats:
-        _, updates, ll = train(bench, recipe, op_name, int(r), seed, "learning", eval_every)
-        curves.append(ll)
-    return updates, np.array(curves)
+
+    def one(r, ck):
+        _, updates, ll = train(bench, recipe, op_name, int(r), seed, "learning", eval_every, ck)
+        return {"updates": updates, "ll": ll}
+
+    runs = run_resumable(list(repeats), one, checkpoint)
+    updates = runs[-1]["updates"] if runs else None
+    return updates, np.array([run["ll"] for run in runs])
 
 
 def model_key(stage: str, recipe: dict) -> str:
@@ -113,11 +130,15 @@ def model_key(stage: str, recipe: dict) -> str:
     raise ValueError(f"unknown stage {stage!r}: expected 'autocorr' or 'classes'")
 
 
-def train_models(bench: Benchmark, recipe: dict, repeats, seed: int, stage: str) -> dict[str, np.ndarray]:
+def train_models(
+    bench: Benchmark, recipe: dict, repeats, seed: int, stage: str, checkpoint=None
+) -> dict[str, np.ndarray]:
     """Train one RBM per repeat with ``recipe`` and Gibbs sampling, to be sampled in ``stage``.
 
     Table 2 / Fig. 4 (sec. 4.3) and Tables 3 and 4 (sec. 4.4) sample RBMs
     trained with G; each repeat has its own initial weights and minibatches.
+    With a ``checkpoint`` the finished models and the running training are
+    saved (:func:`bmrep.learning.checkpoint.run_resumable`).
 
     Returns
     -------
@@ -125,4 +146,9 @@ def train_models(bench: Benchmark, recipe: dict, repeats, seed: int, stage: str)
         ``repeat`` (n,), ``W`` (n, visible, hidden), ``b`` (n, visible), ``c`` (n, hidden).
     """
     key = model_key(stage, recipe)
-    return stack_models([train(bench, recipe, "G", int(r), seed, key)[0] for r in repeats], repeats)
+
+    def one(r, ck):
+        return train(bench, recipe, "G", int(r), seed, key, checkpoint=ck)[0].params()
+
+    params = run_resumable(list(repeats), one, checkpoint)
+    return stack_models([RBM(p["W"], p["b"], p["c"]) for p in params], repeats)

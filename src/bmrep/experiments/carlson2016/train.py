@@ -16,7 +16,7 @@ from ...seeds import rng as make_rng
 from . import PAPER
 
 
-def train_mnist_rbm(X: np.ndarray, n_hidden: int, settings: dict, seed: int) -> tuple[RBM, dict]:
+def train_mnist_rbm(X: np.ndarray, n_hidden: int, settings: dict, seed: int, checkpoint=None) -> tuple[RBM, dict]:
     """Train a 784-H RBM on binarised MNIST by PCD-k or CD-k with Adam (sec. 4.2; the recipe is returned).
 
     Parameters
@@ -30,6 +30,8 @@ def train_mnist_rbm(X: np.ndarray, n_hidden: int, settings: dict, seed: int) -> 
         ``learning_rate``, ``weight_decay``, ``n_chains`` (PCD), ``init_scale``.
     seed : int
         Root seed; the streams are keyed by the model's name.
+    checkpoint : bmrep.learning.checkpoint.Checkpoint or None
+        Handed to ``train_rbm``: an interrupted training resumes from it.
 
     Returns
     -------
@@ -63,6 +65,7 @@ def train_mnist_rbm(X: np.ndarray, n_hidden: int, settings: dict, seed: int) -> 
         rng=rng,
         n_chains=n_chains if persistent else None,
         weight_decay=float(settings["weight_decay"]),
+        checkpoint=checkpoint,
     )
     recipe = {
         "paper": PAPER,

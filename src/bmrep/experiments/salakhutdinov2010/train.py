@@ -49,11 +49,13 @@ def pretrain(X: np.ndarray, cfg: dict, seed: int, log=None) -> DBM:
     )
 
 
-def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=None):
+def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=None, checkpoint=None):
     """Joint training of a copy of ``dbm0`` with ``algorithm`` (section 8).
 
     ``cfg`` keys: ``batch_size`` and ``train``. The learning rate is
     ``lr_numerator / (lr_offset + t)`` (section 8: 10 / (2000 + t)).
+    ``checkpoint`` (:class:`bmrep.learning.checkpoint.Checkpoint` or None) is
+    handed to :func:`train_dbm`: an interrupted training resumes from it.
 
     Returns
     -------
@@ -79,17 +81,18 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=No
         gamma=t["cast_gamma"],
         swap_every=t["cast_swap_every"],
     )
-    snaps = {"updates": [0], **{k: [v.copy()] for k, v in dbm.params().items()}}
     start = time.perf_counter()
 
+    def snapshot(step, model):
+        return {"update": step, "params": {k: v.copy() for k, v in model.params().items()}}
+
     def callback(step, model, sampler):
-        snaps["updates"].append(step)
-        for k, v in model.params().items():
-            snaps[k].append(v.copy())
         if log is not None:
             el = time.perf_counter() - start
             log(f"{algorithm}: update {step}/{t['n_updates']} ({el:.0f} s, {sampler.diagnostics()})")
+        return snapshot(step, model)
 
+    first = snapshot(0, dbm)
     hist = train_dbm(
         dbm,
         X,
@@ -102,10 +105,13 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=No
         rng=paper_rng(seed, "minibatches", algorithm),
         callback=callback,
         callback_every=int(t["snapshot_every"]),
+        checkpoint=checkpoint,
     )
-    if snaps["updates"][-1] != int(t["n_updates"]):
-        callback(int(t["n_updates"]), dbm, s)
-    snapshots = {k: np.stack(v) for k, v in snaps.items()}
+    snaps = [first, *hist.records]
+    if snaps[-1]["update"] != int(t["n_updates"]):
+        snaps.append(callback(int(t["n_updates"]), dbm, s))
+    snapshots = {"updates": np.array([r["update"] for r in snaps])}
+    snapshots.update({k: np.stack([r["params"][k] for r in snaps]) for k in first["params"]})
     info = {
         "algorithm": algorithm,
         "seconds": hist.seconds,

@@ -1,0 +1,371 @@
+"""Checkpoint and resume of long trainings (issues 19 and 22): bit-identical to an uninterrupted run.
+
+Every training loop that can exceed an hour in the paper profile (joint DBM
+training with SAP, FPCD, Trans-SAP and CAST; CD/PCD and PT training of RBMs;
+the repeat loops of bruegge2013) is interrupted after some updates, rerun with
+fresh objects and the same checkpoint file, and must end with the same bits as
+a run that was never interrupted. A real SIGKILL of a training process is
+``test_sigkilled_training_resumes``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from bmrep.learning import checkpoint as ckpt_mod
+from bmrep.learning.cd import train_rbm
+from bmrep.learning.checkpoint import Checkpoint, run_resumable
+from bmrep.learning.dbm_samplers import ALGORITHMS, make_sampler
+from bmrep.learning.dbm_training import train_dbm
+from bmrep.learning.optimizers import SGD, Adam, AdaMax
+from bmrep.learning.pt_training import train_rbm_pt
+from bmrep.models.dbm import DBM
+from bmrep.models.rbm import RBM
+from bmrep.sampling import ChainStreams, FlipTheState, Gibbs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Killed(Exception):
+    """Stands for the job being killed."""
+
+
+def _data(n=60, d=16, seed=0):
+    return (np.random.default_rng(seed).random((n, d)) < 0.3).astype(np.float32)
+
+
+def _same(a, b, where="state"):
+    """Recursive bit equality of two states (arrays, dicts, lists, scalars)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        assert isinstance(a, np.ndarray) and isinstance(b, np.ndarray), where
+        assert a.dtype == b.dtype and np.array_equal(a, b), where
+    elif isinstance(a, dict):
+        assert set(a) == set(b), where
+        for k in a:
+            _same(a[k], b[k], f"{where}.{k}")
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _same(x, y, f"{where}[{i}]")
+    else:
+        assert a == b, f"{where}: {a!r} != {b!r}"
+
+
+def _attrs(obj, depth=0):
+    """Everything an object holds, as a tree: attributes of objects (recursively), stream states; no functions."""
+    if isinstance(obj, ChainStreams):
+        return obj.get_state()
+    if isinstance(obj, np.random.Generator):
+        return obj.bit_generator.state
+    if isinstance(obj, (list, tuple)):
+        return [_attrs(v, depth + 1) for v in obj]
+    if isinstance(obj, dict):
+        return {k: _attrs(v, depth + 1) for k, v in obj.items()}
+    if hasattr(obj, "__dict__") and depth < 4:
+        return {k: _attrs(v, depth + 1) for k, v in vars(obj).items() if not callable(v)}
+    return obj
+
+
+# -- joint DBM training with each sampler ------------------------------------------
+def _dbm_run(algorithm, n_updates, checkpoint=None, kill_at=None):
+    dbm = DBM.random(16, 8, 8, np.random.default_rng(1), scale=0.1).astype(np.float32)
+    n_chains = 10
+    sampler = make_sampler(
+        algorithm,
+        dbm,
+        ChainStreams.from_seed(2, "test_ckpt", algorithm, n_chains=n_chains),
+        np.random.default_rng(3),
+        n_chains=n_chains,
+        tt_levels=4,
+        tt_every=3,
+        n_betas=5,
+        swap_every=20,
+    )
+
+    def callback(t, model, s):
+        if kill_at is not None and t == kill_at:
+            raise Killed
+        return {"update": t, "W1": model.W1.copy(), **s.diagnostics()}
+
+    hist = train_dbm(
+        dbm,
+        _data(),
+        sampler,
+        n_updates=n_updates,
+        batch_size=10,
+        lr=0.01,
+        weight_decay=1e-4,
+        rng=np.random.default_rng(4),
+        callback=callback,
+        callback_every=10,
+        checkpoint=checkpoint,
+    )
+    return dbm, sampler, hist
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_dbm_training_resumes_bit_identically(tmp_path, algorithm):
+    total = 200
+    dbm0, s0, h0 = _dbm_run(algorithm, total)
+    ck = Checkpoint(tmp_path / "m.ckpt.npz", 50, {"job": algorithm})
+    with pytest.raises(Killed):  # killed 30 updates after the checkpoint of update 100
+        _dbm_run(algorithm, total, ck, kill_at=130)
+    assert ck.load()[0] == 100
+    lines = []
+    ck = Checkpoint(tmp_path / "m.ckpt.npz", 50, {"job": algorithm}, log=lines.append)
+    dbm1, s1, h1 = _dbm_run(algorithm, total, ck)
+    assert any("resuming" in x and "update 100" in x for x in lines), lines
+    _same(dbm0.params(), dbm1.params(), "params")
+    _same(s0.get_state(), s1.get_state(), "sampler")
+    _same(h0.records, h1.records, "records")
+    assert h1.n_updates == total
+    # all the sampler holds, not only what its get_state returns (an attribute it forgot)
+    _same(_attrs(s0), _attrs(s1), "sampler attributes")
+
+
+def test_dbm_sampler_state_round_trips_through_a_file(tmp_path):
+    _, s, _ = _dbm_run("CAST", 60)
+    ck = Checkpoint(tmp_path / "c.npz", 1, "k")
+    ck.save(60, s.get_state())
+    _same(s.get_state(), ck.load()[1])
+
+
+# -- RBM training: CD, PCD, PT ---------------------------------------------------
+RBM_CASES = {
+    "CD5-T-SGDmomentum": dict(operator=FlipTheState(), k=5, persistent=False, opt=lambda: SGD(0.05, momentum=0.5)),
+    "PCD1-G-Adam": dict(operator=Gibbs(), k=1, persistent=True, opt=lambda: Adam(0.01)),
+    "PT3-G-AdaMax": dict(operator=Gibbs(), k=1, pt=3, opt=lambda: AdaMax(0.01)),
+}
+
+
+def _rbm_run(case, n_updates, checkpoint=None, kill_at=None):
+    c = RBM_CASES[case]
+    X = _data(50, 12, seed=5).astype(np.float64)
+    rbm0 = RBM.random(12, 6, np.random.default_rng(6), scale=0.1)
+    rng = np.random.default_rng(7)
+
+    def callback(t, model):
+        if kill_at is not None and t == kill_at:
+            raise Killed
+        return {"w": float(model.W.sum()), "c": model.c.copy()}
+
+    common = dict(
+        operator=c["operator"],
+        k=c["k"],
+        batch_size=10,
+        n_updates=n_updates,
+        optimizer=c["opt"](),
+        rng=rng,
+        callback=callback,
+        callback_every=7,
+        checkpoint=checkpoint,
+    )
+    if "pt" in c:
+        streams = ChainStreams.from_seed(8, "test_ckpt_pt", n_chains=10 * c["pt"])
+        swap_rng = np.random.default_rng(9)
+        model, hist = train_rbm_pt(
+            rbm0, X, n_temperatures=c["pt"], streams=streams, swap_rng=swap_rng, n_replicas=10, **common
+        )
+        return model, hist, [streams.get_state(), swap_rng.bit_generator.state, rng.bit_generator.state]
+    streams = ChainStreams.from_seed(8, "test_ckpt_cd", n_chains=12)
+    model, hist = train_rbm(rbm0, X, persistent=c["persistent"], n_chains=10, streams=streams, **common)
+    return model, hist, [streams.get_state(), rng.bit_generator.state]
+
+
+@pytest.mark.parametrize("case", list(RBM_CASES))
+def test_rbm_training_resumes_bit_identically(tmp_path, case):
+    total = 120
+    m0, h0, r0 = _rbm_run(case, total)
+    ck = Checkpoint(tmp_path / "r.ckpt.npz", 23, {"case": case})
+    with pytest.raises(Killed):
+        _rbm_run(case, total, ck, kill_at=91)  # checkpoint of update 69 on disk, in the middle of an epoch
+    assert ck.load()[0] == 69
+    m1, h1, r1 = _rbm_run(case, total, ck)
+    _same(m0.params(), m1.params(), "params")
+    _same(h0, h1, "history")
+    _same(r0, r1, "random streams")
+
+
+def test_repeats_resume_between_and_inside_repeats(tmp_path, monkeypatch):
+    """bruegge2013's repeat loop: the finished repeats' results and the running training are both resumed."""
+    from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
+    from bmrep.experiments.bruegge2013.train import learning_curves, train_models
+
+    bench = make_benchmark("bas", 11)
+    recipe = {"algorithm": "pcd", "k": 1, "lr": 0.05, "n_updates": 60}
+    u0, c0 = learning_curves(bench, recipe, "T", range(3), 11, 20)
+    writes = []
+    real_write = Checkpoint._write
+
+    def write_then_die(self, body):
+        if len(writes) == 4:  # the repeat-0 saves (updates 25, 50), the end of repeat 0, update 25 of repeat 1
+            raise Killed
+        writes.append(body)
+        real_write(self, body)
+
+    monkeypatch.setattr(Checkpoint, "_write", write_then_die)
+    ck = Checkpoint(tmp_path / "l.ckpt.npz", 25, "bas-pcd-T")
+    with pytest.raises(Killed):
+        learning_curves(bench, recipe, "T", range(3), 11, 20, ck)
+    assert writes[-1]["done"] == 1 and writes[-1]["inner"]["done"] == 25
+    monkeypatch.setattr(Checkpoint, "_write", real_write)
+    u1, c1 = learning_curves(bench, recipe, "T", range(3), 11, 20, ck)
+    assert np.array_equal(u0, u1) and np.array_equal(c0, c1)
+    models = train_models(bench, recipe | {"n_updates": 40}, range(2), 11, "classes")
+    again = train_models(bench, recipe | {"n_updates": 40}, range(2), 11, "classes", Checkpoint(tmp_path / "m", 10, 1))
+    _same(models, again)
+
+
+def test_run_resumable_without_checkpointing_is_a_plain_loop():
+    assert run_resumable([1, 2, 3], lambda x, ck: (x * 2, ck), None) == [(2, None), (4, None), (6, None)]
+    off = Checkpoint("never-written.npz", 0, "k")
+    assert run_resumable([1], lambda x, ck: ck, off) == [None]
+    assert not Path("never-written.npz").exists()
+
+
+# -- the file: atomic, keyed ---------------------------------------------------------
+def test_a_kill_during_a_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
+    ck = Checkpoint(tmp_path / "a.ckpt.npz", 10, "k")
+    ck.save(10, {"x": np.arange(3)})
+
+    def torn_savez(fh, **arrays):
+        fh.write(b"PK\x03\x04 half an archive")
+        raise Killed
+
+    monkeypatch.setattr(ckpt_mod.np, "savez", torn_savez)
+    with pytest.raises(Killed):
+        ck.save(20, {"x": np.arange(5)})
+    monkeypatch.undo()
+    done, state = ck.load()
+    assert done == 10 and np.array_equal(state["x"], np.arange(3))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.ckpt.npz"]
+
+
+def test_a_checkpoint_of_other_settings_or_an_unreadable_one_is_ignored(tmp_path):
+    lines = []
+    Checkpoint(tmp_path / "b.npz", 10, {"seed": 1}).save(10, {"x": 1})
+    assert Checkpoint(tmp_path / "b.npz", 10, {"seed": 2}, log=lines.append).load() is None
+    assert "other settings, seed, inputs or code: ignored" in lines[-1]
+    assert Checkpoint(tmp_path / "b.npz", 10, {"seed": 1}).load() == (10, {"x": 1})
+    (tmp_path / "b.npz").write_bytes(b"garbage")
+    assert Checkpoint(tmp_path / "b.npz", 10, {"seed": 1}, log=lines.append).load() is None
+    assert "unreadable" in lines[-1]
+    ck = Checkpoint(tmp_path / "b.npz", 10, {"seed": 1}, log=lines.append)
+    ck.clear()
+    assert not (tmp_path / "b.npz").exists() and "removed" in lines[-1]
+
+
+def test_a_foreign_checkpoint_restarts_the_training_from_update_0(tmp_path):
+    total = 100
+    dbm0, _, _ = _dbm_run("SAP", total)
+    with pytest.raises(Killed):
+        _dbm_run("SAP", total, Checkpoint(tmp_path / "f.npz", 20, {"lr": 0.02}), kill_at=50)
+    dbm1, _, _ = _dbm_run("SAP", total, Checkpoint(tmp_path / "f.npz", 20, {"lr": 0.01}))
+    _same(dbm0.params(), dbm1.params())
+
+
+def test_the_job_key_holds_params_wildcards_and_input_digests(tmp_path):
+    from bmrep.runtime import training_checkpoint
+
+    class Named(dict):
+        def __iter__(self):
+            return iter(self.values())
+
+    (tmp_path / "in.npz").write_bytes(b"input v1")
+
+    def job(seed, every):
+        return SimpleNamespace(
+            rule="carlson2016_train_mnist",
+            config={"checkpoint_every": {"carlson2016_train_mnist": every}},
+            output=[str(tmp_path / "out.npz")],
+            input=Named(data=str(tmp_path / "in.npz")),
+            params=Named(cfg={"n_updates": 10}, seed=seed, repeats=range(3)),
+            wildcards=Named(model="784x10"),
+        )
+
+    ck = training_checkpoint(job(1, 5))
+    assert ck.every == 5 and ck.path == tmp_path / "out.npz.ckpt.npz"
+    ck.save(5, {"x": 1})
+    assert training_checkpoint(job(1, 7)).load() == (5, {"x": 1})  # the period is no part of the key
+    assert training_checkpoint(job(2, 5)).load() is None
+    (tmp_path / "in.npz").write_bytes(b"input v2")
+    assert training_checkpoint(job(1, 5)).load() is None
+    assert training_checkpoint(job(1, 0)).every == 0
+
+
+# -- a real kill ---------------------------------------------------------------------
+KILL_SCRIPT = textwrap.dedent(
+    """
+    import sys, time
+    import numpy as np
+    from bmrep.experiments.salakhutdinov2010.train import train
+    from bmrep.learning.checkpoint import Checkpoint
+    from bmrep.models.dbm import DBM
+
+    out, hang = sys.argv[1], sys.argv[2] == "hang"
+    cfg = {"batch_size": 10, "train": dict(
+        n_updates=120, n_chains=10, n_mean_field=5, lr_numerator=10.0, lr_offset=2000.0, weight_decay=2e-4,
+        snapshot_every=10, fpcd_fast_lr=0.005, fpcd_fast_decay=0.95, tt_levels=4, tt_beta_min=0.9, tt_every=10,
+        cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20)}
+    X = (np.random.default_rng(0).random((60, 16)) < 0.3).astype(np.float32)
+    dbm0 = DBM.random(16, 8, 8, np.random.default_rng(1), scale=0.1).astype(np.float32)
+
+    def log(msg):
+        print(msg, flush=True)
+        if hang and "update 50/" in msg:
+            time.sleep(600)  # stays here until killed (10 updates after the checkpoint of update 40)
+
+    ck = Checkpoint(out + ".ckpt.npz", 20, {"cfg": cfg, "seed": 5}, log=log)
+    dbm, snaps, info = train("CAST", dbm0, X, cfg, 5, log=log, checkpoint=ck)
+    np.savez(out, **dbm.params(), **{"snapshot_" + k: v for k, v in snaps.items()})
+    ck.clear()
+    """
+)
+
+
+def _start(script, out, mode, log):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
+    return subprocess.Popen(
+        [sys.executable, str(script), str(out), mode], stdout=log, stderr=subprocess.STDOUT, env=env
+    )
+
+
+def test_sigkilled_training_resumes(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(KILL_SCRIPT)
+    out = tmp_path / "CAST.npz"
+    first = tmp_path / "first.log"
+    with open(first, "w") as log:
+        proc = _start(script, out, "hang", log)
+        deadline = time.time() + 120
+        while time.time() < deadline and "update 50/" not in first.read_text():
+            assert proc.poll() is None, first.read_text()
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+    assert "checkpoint after update 40 saved" in first.read_text()
+    assert not out.exists() and Path(str(out) + ".ckpt.npz").exists()
+
+    second = tmp_path / "second.log"
+    with open(second, "w") as log:
+        assert _start(script, out, "run", log).wait(timeout=120) == 0, second.read_text()
+    assert "resuming from checkpoint" in second.read_text() and "after update 40" in second.read_text()
+    assert not Path(str(out) + ".ckpt.npz").exists()
+
+    with open(tmp_path / "whole.log", "w") as log:  # an uninterrupted run, same script
+        assert _start(script, tmp_path / "whole.npz", "run", log).wait(timeout=120) == 0
+    with np.load(out) as a, np.load(tmp_path / "whole.npz") as b:
+        assert sorted(a.files) == sorted(b.files)
+        for k in a.files:
+            assert np.array_equal(a[k], b[k]), k
