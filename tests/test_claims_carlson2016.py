@@ -31,19 +31,16 @@ def _exact_check():
     return pd.DataFrame(rows)
 
 
-def _fig1(rb_err=0.1, ts_err=0.3, conv=3, n_iterations=10, seeds=None):
+def _fig1(rb_err=0.1, ts_err=0.3, conv=3, n_iterations=10, seeds=(0,)):
     rows = []
-    for seed in seeds if seeds is not None else [None]:
+    for seed in seeds:
         for variant, err in (("RB", rb_err), ("TS", ts_err)):
             for it in range(1, n_iterations + 1):
                 for k in (1, 2):
                     e = 0.0 if k == 1 else err
-                    row = {"variant": variant, "stage": "initial", "iteration": it, "k": k, "beta": k - 1.0,
-                           "log_zhat": 5.0 + e, "c": 0.5, "exact": 5.0,
-                           "converged_at": conv if variant == "RB" else -1}  # fmt: skip
-                    if seed is not None:
-                        row["seed"] = seed
-                    rows.append(row)
+                    rows.append({"seed": seed, "variant": variant, "iteration": it, "k": k, "beta": k - 1.0,
+                                 "log_zhat": 5.0 + e, "c": 0.5, "exact": 5.0,
+                                 "converged_at": conv if variant == "RB" else -1})  # fmt: skip
     return pd.DataFrame(rows)
 
 

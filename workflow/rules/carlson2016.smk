@@ -19,6 +19,7 @@ if C16_FIG4_MODEL not in C16_FIG3_MODELS:
         f"carlson2016.fig3.models (its reference log Z comes from Fig. 3)"
     )
 C16_METHODS = ["RTS", "AIS", "RAISE"]
+C16_FIG1_SHARDS = shards(C16["fig1"]["n_seeds"], C16["fig1"]["shard_size"])
 C16_FIG2_SHARDS = shards(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"])
 C16_FIG3_SHARDS = shards(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"])
 # The base distribution p1 and the seed: read by every job that builds a tempered ladder.
@@ -32,6 +33,8 @@ C16_FIG3_LADDER = ("n_chains", "dtype", "K", "init", "init_iterations", "init_sw
 C16_READS = {
     "exact_check": ("exact_check", ("n_visible", "n_hidden", "weight_scales", "n_chains", "sweeps", "K")),
     # a shard's repeats are its own param: the count and shard size do not rerun finished shards
+    "fig1_shard": ("fig1", ("K", "n_chains", "sweeps_per_iteration", "n_iterations")),
+    "fig1": ("fig1", ("n_hidden", "n_seeds", "K", "n_chains", "sweeps_per_iteration", "n_iterations")),
     "fig2_shard": (
         "fig2",
         (
@@ -129,10 +132,29 @@ rule carlson2016_exact_check:
         "../scripts/carlson2016/exact_check.py"
 
 
-rule carlson2016_fig1:
+rule carlson2016_fig1_shard:
     input:
         model=rules.carlson2016_train_mnist.output.model.format(model=f"784x{C16['fig1']['n_hidden']}"),
         data=data("mnist_binary.npz"),
+    output:
+        npz=results("carlson2016/shards/fig1/{shard}.npz"),
+    log:
+        logs("carlson2016/fig1_shard_{shard}.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        **C16_BASE,
+        code=code_version("carlson2016/fig1_shard.py"),
+        cfg=C16_CFG["fig1_shard"],
+        repeats=lambda wc: list(shard_repeats(C16["fig1"]["n_seeds"], C16["fig1"]["shard_size"], wc.shard)),
+    script:
+        "../scripts/carlson2016/fig1_shard.py"
+
+
+rule carlson2016_fig1:
+    input:
+        shards=expand(rules.carlson2016_fig1_shard.output.npz, shard=C16_FIG1_SHARDS),
     output:
         csv=results("carlson2016/fig1.csv"),
         png=report(figures("carlson2016/fig1.png"), caption="../report/carlson2016_fig1.rst", category="carlson2016"),
@@ -142,9 +164,10 @@ rule carlson2016_fig1:
         CONDA_ENV
     threads: 1
     params:
-        **C16_BASE,
         code=code_version("carlson2016/fig1.py"),
-        cfg=C16["fig1"],
+        cfg=C16_CFG["fig1"],
+        base=C16["base"],
+        seed=SEED,
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig1.py"
