@@ -8,7 +8,8 @@ import pytest
 
 from bmrep.code_digest import library_files
 from bmrep.experiments.carlson2016.base import base_bias_for
-from bmrep.experiments.carlson2016.fig1 import fig1_initial_iterations
+from bmrep.experiments.carlson2016.fig1 import fig1_exact_log_z, fig1_seed
+from bmrep.experiments.carlson2016.fig2 import fig2_gaussian_mixture_repeat, fig2_reference
 from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth
 from bmrep.experiments.carlson2016.fig4 import fig4_temperatures
 from bmrep.experiments.carlson2016.shards import concat_frames, frame_arrays
@@ -25,15 +26,38 @@ def test_fig1_on_an_enumerable_rbm():
     r = np.random.default_rng(0)
     rbm = RBM(r.normal(0, 0.5, (30, 5)), r.normal(0, 1, 30), r.normal(0, 1, 5))
     bb = base_bias_for("data", (r.random((200, 30)) < 0.4).astype(float))
-    df = fig1_initial_iterations(
-        rbm, bb, dict(K=20, n_chains=30, sweeps_per_iteration=30, n_iterations=6, final_sweeps=200), SEED
-    )
-    rb = df[(df["variant"] == "RB") & (df["stage"] == "initial")]
-    conv = rb["converged_at"].iloc[0]
-    assert 1 <= conv <= 6
-    np.testing.assert_allclose(rb[rb["iteration"] == 1]["exact"].to_numpy()[-1], exact.log_partition(rbm, 1.0, bb))
-    final = df[(df["variant"] == "RB") & (df["stage"] == "final") & (df["k"] == 20)].iloc[0]
-    assert abs(final["log_zhat"] - final["exact"]) < 0.2
+    settings = dict(K=20, n_chains=30, sweeps_per_iteration=30, n_iterations=6)
+    exact_lz = fig1_exact_log_z(rbm, bb, 20)
+    np.testing.assert_allclose(exact_lz[-1], exact.log_partition(rbm, 1.0, bb))
+    df = fig1_seed(rbm, bb, settings, SEED, 3, exact_lz)
+    assert set(df["seed"]) == {3} and len(df) == 2 * 6 * 20
+    rb = df[df["variant"] == "RB"]
+    assert 1 <= rb["converged_at"].iloc[0] <= 6
+    last = rb[(rb["iteration"] == 6) & (rb["k"] == 20)].iloc[0]
+    assert abs(last["log_zhat"] - last["exact"]) < 0.2
+    pd.testing.assert_frame_equal(df, fig1_seed(rbm, bb, settings, SEED, 3, exact_lz))  # keyed by the seed index
+    other = fig1_seed(rbm, bb, settings, SEED, 4, exact_lz)
+    assert not np.allclose(other["log_zhat"], df["log_zhat"])
+
+
+FIG2_SMALL = dict(dim=4, separation=3.0, scale=1.0, weight=0.3, log_z=2.0, base_scale=5.0, K=12, beta_power=1.0,
+                  n_chains=10, step_size=0.2, step_jitter=0.2, n_leapfrog=10, warmup=60, init_iterations=3,
+                  init_sweeps=20, samples=[400, 200], reference_factor=4)  # fmt: skip
+
+
+def test_fig2_repeat_and_reference_on_a_small_mixture():
+    df = fig2_gaussian_mixture_repeat(FIG2_SMALL, 1, SEED)
+    assert sorted(df["n_samples"].unique()) == [200, 400]
+    assert set(df["method"]) == {"RTS", "MBAR", "TI Riemann", "TI trap", "TI trap corrected", "TI-RB"}
+    at = df[df["n_samples"] == 400].set_index("method")
+    assert np.all(at.loc[["RTS", "MBAR"], "stderr"] > 0) and at.loc["TI-RB", "stderr"] != at.loc["TI-RB", "stderr"]
+    z = (at.loc["RTS", "estimate"] - 2.0) / at.loc["RTS", "stderr"]
+    assert abs(z) < 4.0, at
+    ref = fig2_reference(FIG2_SMALL, SEED, 0).set_index("method")
+    assert set(ref.index) == set(df["method"]) - {"RTS", "MBAR"} and np.all(ref["n_samples"] == 1600)
+    # the integrand E_beta[Delta] rises with beta, so the right Riemann sum lies above the trapezoid rule
+    assert ref.loc["TI Riemann", "rule_value"] > ref.loc["TI trap", "rule_value"] + 0.5
+    assert not ref["rule_value"].equals(fig2_reference(FIG2_SMALL, SEED, 1).set_index("method")["rule_value"])
 
 
 def test_fig3_and_fig4_pieces_run_and_agree_with_exact():

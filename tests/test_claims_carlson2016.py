@@ -30,20 +30,20 @@ def _exact_check(errors=((1.0, 0.02), (3.0, -0.05)), n_replicates=20):
     return pd.DataFrame(rows)
 
 
-def _fig1(rb_err=0.1, ts_err=0.3, conv=3, n_iterations=10, seeds=None):
+def _fig1(rb_err=0.1, ts_err=0.3, conv=3, n_iterations=10, seeds=(0,)):
     rows = []
-    for seed in seeds if seeds is not None else [None]:
+    for seed in seeds:
         for variant, err in (("RB", rb_err), ("TS", ts_err)):
             for it in range(1, n_iterations + 1):
                 for k in (1, 2):
                     e = 0.0 if k == 1 else err
-                    row = {"variant": variant, "stage": "initial", "iteration": it, "k": k, "beta": k - 1.0,
-                           "log_zhat": 5.0 + e, "c": 0.5, "exact": 5.0,
-                           "converged_at": conv if variant == "RB" else -1}  # fmt: skip
-                    if seed is not None:
-                        row["seed"] = seed
-                    rows.append(row)
+                    rows.append({"seed": seed, "variant": variant, "iteration": it, "k": k, "beta": k - 1.0,
+                                 "log_zhat": 5.0 + e, "c": 0.5, "exact": 5.0,
+                                 "converged_at": conv if variant == "RB" else -1})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+TI_RIEMANN_RULE = 4.0  # the Riemann rule's value in the constructed reference: bias +1 nat
 
 
 def _fig2():
@@ -51,10 +51,18 @@ def _fig2():
     for rep, sign in enumerate(SIGNS):
         for n, scale in ((100, 1.0), (400, 0.5)):
             for m, f in (("RTS", 1.0), ("MBAR", 1.0), ("TI Riemann", 2.0)):
-                rows.append(
-                    {"repeat": rep, "n_samples": n, "method": m, "estimate": 3.0 + sign * scale * f, "exact": 3.0}
-                )
+                centre = TI_RIEMANN_RULE + 0.01 if m == "TI Riemann" else 3.0
+                se = 0.1 if m in ("RTS", "MBAR") else np.nan
+                rows.append({"repeat": rep, "n_samples": n, "method": m, "estimate": centre + sign * scale * f * 0.1,
+                             "stderr": se, "exact": 3.0})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _fig2_reference(spread=0.01):
+    return pd.DataFrame(
+        [{"run": run, "method": "TI Riemann", "rule_value": TI_RIEMANN_RULE + s, "n_samples": 4000, "exact": 3.0}
+         for run, s in enumerate((-spread, spread))]
+    )  # fmt: skip
 
 
 def _fig3(ais_err=-0.5, raise_err=0.5, rts_err=0.1):
@@ -99,8 +107,9 @@ def _fig5(move=5.0, gap=0.2):
 
 def _tables(**over):
     fig3, truth = _fig3()
-    t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig2_estimates": _fig2(), "fig3_estimates": fig3,
-         "fig3_truth": truth, "fig4": _fig4(), "fig5": _fig5()}  # fmt: skip
+    t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig2_estimates": _fig2(),
+         "fig2_reference": _fig2_reference(), "fig3_estimates": fig3, "fig3_truth": truth, "fig4": _fig4(),
+         "fig5": _fig5()}  # fmt: skip
     t.update(over)
     return t
 
@@ -182,9 +191,24 @@ def test_fig2_slopes_and_ratio_from_the_repeats():
     rts = d["carlson2016/fig2/rts_consistent"]
     assert rts.estimate.value == pytest.approx(math.log(0.5) / math.log(4)) and rts.estimate.n == 4
     assert rts.estimate.std_error == pytest.approx(0.0, abs=1e-12) and rts.verdict == REPRODUCED
+    assert "stated s.e. 0.100 vs repeat sd 0.058" in rts.details  # 0.05 * sqrt(4/3): stated beside the spread
     ratio = d["carlson2016/fig2/rts_close_to_mbar"]
     assert ratio.estimate.value == pytest.approx(0.0) and ratio.verdict == REPRODUCED
-    assert d["carlson2016/fig2/ti_rb_bias_floor"].verdict == NOT_RUN
+
+
+def test_fig2_ti_bias_floor_against_the_reference_runs():
+    d = _decided()
+    floor = d["carlson2016/fig2/ti_riemann_bias_floor"]
+    # at 400 samples the mean Riemann estimate is the rule's value + 0.01; s.e. from the repeats (0.1 * 0.5 * 2
+    # * sqrt(4/3) / 2) and the two reference runs (0.01) combined
+    rep_se = 0.1 * math.sqrt(4 / 3) / 2
+    assert floor.estimate.value == pytest.approx(0.01) and floor.estimate.n == 4
+    assert floor.estimate.std_error == pytest.approx(math.hypot(rep_se, 0.01))
+    assert floor.verdict == INCONCLUSIVE  # k(4) s = 3.18 * 0.059 > 0.1 - 0.01
+    assert "the rule's bias (rule value - log Z) +1.000" in floor.details
+    assert d["carlson2016/fig2/ti_rb_bias_floor"].verdict == NOT_RUN  # no TI-RB rows in the tables
+    far = _fig2_reference(spread=0.0).assign(rule_value=TI_RIEMANN_RULE - 1.0)  # TI far from the rule's value
+    assert _decided(fig2_reference=far)["carlson2016/fig2/ti_riemann_bias_floor"].verdict == NOT_REPRODUCED
 
 
 def test_fig3_against_the_truth_with_repeats():

@@ -130,3 +130,48 @@ def test_rts_with_tempered_hmc_on_the_mixture():
     est = stats.rts(lp, lz)[-1]
     assert abs(est - gm.log_z) / se[-1] < Z_MAX, (est, gm.log_z, se)
     assert se[1] < se[0]  # the stated error shrinks with the budget
+
+
+def _beta0_chain(jitter: float, n_steps: int, burn_in: int = 100) -> np.ndarray:
+    """One chain at beta = 0 (the N(0, 5^2 I) base, d = 10) at the resonant frozen step of Fig. 2.
+
+    ``eps = 2 s sin(pi / (2 L))`` makes ``L`` leapfrog steps on N(0, s^2) an
+    exact half turn (eps L = 15.64 for s = 5, L = 10: the adapted value the
+    issue-20 audit found), so without jitter x maps to -x at every transition.
+    The chain starts at the base's mode.
+    """
+    gm = GaussianMixture.two_components(dim=10, base_scale=5.0)
+    L = 10
+    eps = 2 * gm.base_scale * np.sin(np.pi / (2 * L))
+    hmc = TemperedHMC(gm.log_f_tempered, gm.grad_log_f_tempered, np.array([0.0, 1.0]), eps, L, jitter=jitter)
+    hmc.freeze()
+    rng = np.random.default_rng(4)
+    x, cb = np.zeros((1, gm.dim)), np.zeros(1)
+    xs = np.empty((n_steps, gm.dim))
+    for t in range(n_steps):
+        hmc.step(x, cb, rng)
+        xs[t] = x[0]
+    return xs[burn_in:]
+
+
+def _batch_z(values: np.ndarray, target: float, n_batches: int = 40) -> float:
+    """z-score of the mean of ``values`` (time x coordinates) against ``target``, by batch means over time."""
+    per_step = values.mean(axis=1)  # the coordinates are exchangeable: pool them per step
+    batches = per_step[: per_step.size // n_batches * n_batches].reshape(n_batches, -1).mean(axis=1)
+    return float((batches.mean() - target) / (batches.std(ddof=1) / np.sqrt(n_batches)))
+
+
+def test_jittered_hmc_mixes_at_beta_0():
+    """Spec section 4, Fig. 2: at beta = 0 the chain's sample mean and variance match N(0, 5^2) (z-scores)."""
+    xs = _beta0_chain(jitter=0.2, n_steps=2500)
+    s2 = 25.0
+    z_mean = _batch_z(xs, 0.0)
+    z_var = _batch_z(xs**2, s2)  # E[x_i^2] = s^2 (mean 0)
+    assert abs(z_mean) < Z_MAX and abs(z_var) < Z_MAX, (z_mean, z_var)
+    assert np.mean(xs**2) == pytest.approx(s2, rel=0.1)
+
+
+def test_without_jitter_the_resonant_step_does_not_mix():
+    """The failure the jitter removes (issue 20): x -> -x forever, so the chain stays at its start (0)."""
+    xs = _beta0_chain(jitter=0.0, n_steps=300)
+    assert np.mean(xs**2) < 1e-6 * 25.0

@@ -1,11 +1,12 @@
 # carlson2016: Carlson, Stinson, Pakman & Paninski (2016), partition functions
 # from Rao-Blackwellized tempered sampling. Exact-model check of every
-# estimator (sharded replicates, then a table and a figure); Fig. 1 (RTS initial iterations, 784-10), Fig. 2 (Gaussian
-# mixture, sharded repeats), Fig. 3 (RTS vs AIS vs RAISE at matched sweeps:
-# one job per model x method x shard of repeats, plus a long reference run per
-# model), Fig. 4 (RMSE vs number of temperatures: one job per K), Fig. 5
-# (dna training with a running RTS estimate). The MNIST RBMs are trained once
-# and cached under results/models/carlson2016/.
+# estimator (sharded replicates, then a table and a figure); Fig. 1 (RTS initial
+# iterations, 784-10, sharded seeds), Fig. 2 (Gaussian mixture, sharded repeats and
+# TI reference runs), Fig. 3 (RTS vs AIS vs RAISE at matched sweeps: one job per
+# model x method x shard of repeats, plus a long reference run per model), Fig. 4
+# (RMSE vs number of temperatures: one job per K), Fig. 5 (dna training with a
+# running RTS estimate). The MNIST RBMs are trained once and cached under
+# results/models/carlson2016/.
 
 
 validate(config["carlson2016"], "../schemas/carlson2016.schema.yaml")
@@ -20,7 +21,9 @@ if C16_FIG4_MODEL not in C16_FIG3_MODELS:
     )
 C16_METHODS = ["RTS", "AIS", "RAISE"]
 C16_EXACT_SHARDS = shards(C16["exact_check"]["n_replicates"], C16["exact_check"]["shard_size"])
+C16_FIG1_SHARDS = shards(C16["fig1"]["n_seeds"], C16["fig1"]["shard_size"])
 C16_FIG2_SHARDS = shards(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"])
+C16_FIG2_REFERENCES = list(range(int(C16["fig2"]["reference_runs"])))
 C16_FIG3_SHARDS = shards(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"])
 # The base distribution p1 and the seed: read by every job that builds a tempered ladder.
 C16_BASE = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count"])
@@ -30,6 +33,11 @@ C16_BASE = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count
 # only these keys, so a change to another key (say, one figure's setting) does
 # not rerun it. The training and Fig. 5 jobs read their whole sub-section.
 C16_FIG3_LADDER = ("n_chains", "dtype", "K", "init", "init_iterations", "init_sweeps")
+# what one tempered HMC run on the Fig. 2 mixture reads (a repeat's shard and a reference run)
+C16_FIG2_RUN = (
+    *("dim", "separation", "scale", "weight", "log_z", "base_scale", "K", "beta_power", "n_chains"),
+    *("step_size", "step_jitter", "n_leapfrog", "warmup", "init_iterations", "init_sweeps", "samples"),
+)
 C16_READS = {
     # a shard's replicates are its own param: the count and shard size do not rerun finished shards
     "exact_check_shard": (
@@ -48,26 +56,10 @@ C16_READS = {
     ),
     "exact_check": ("exact_check", ("n_replicates",)),
     # a shard's repeats are its own param: the count and shard size do not rerun finished shards
-    "fig2_shard": (
-        "fig2",
-        (
-            "dim",
-            "separation",
-            "scale",
-            "weight",
-            "log_z",
-            "base_scale",
-            "K",
-            "beta_power",
-            "n_chains",
-            "step_size",
-            "n_leapfrog",
-            "warmup",
-            "init_iterations",
-            "init_sweeps",
-            "samples",
-        ),
-    ),
+    "fig1_shard": ("fig1", ("K", "n_chains", "sweeps_per_iteration", "n_iterations")),
+    "fig1": ("fig1", ("n_hidden", "n_seeds", "K", "n_chains", "sweeps_per_iteration", "n_iterations")),
+    "fig2_shard": ("fig2", C16_FIG2_RUN),
+    "fig2_reference": ("fig2", C16_FIG2_RUN + ("reference_factor",)),
     "fig2": ("fig2", ("n_repeats", "dim", "K", "n_chains", "separation", "weight", "base_scale")),
     "fig3_truth": ("fig3", C16_FIG3_LADDER + ("truth_sweeps",)),
     "fig3_shard": ("fig3", C16_FIG3_LADDER),
@@ -106,7 +98,18 @@ C16_CAPTION = {
         "init_sweeps",
         "mbar_max_samples",
     ),
-    "fig2": settings("carlson2016.fig2", "samples", "warmup"),
+    "fig2": settings(
+        "carlson2016.fig2",
+        "samples",
+        "warmup",
+        "step_size",
+        "step_jitter",
+        "n_leapfrog",
+        "init_iterations",
+        "init_sweeps",
+        "reference_factor",
+        "reference_runs",
+    ),
     "fig3": settings("carlson2016.fig3", "models", "init", "init_iterations", "init_sweeps"),
     "fig4": settings("carlson2016.fig4", "Ks", "burn_in", "init_iterations"),
 }
@@ -184,10 +187,29 @@ rule carlson2016_exact_check:
         "../scripts/carlson2016/exact_check.py"
 
 
-rule carlson2016_fig1:
+rule carlson2016_fig1_shard:
     input:
         model=rules.carlson2016_train_mnist.output.model.format(model=f"784x{C16['fig1']['n_hidden']}"),
         data=data("mnist_binary.npz"),
+    output:
+        npz=results("carlson2016/shards/fig1/{shard}.npz"),
+    log:
+        logs("carlson2016/fig1_shard_{shard}.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        **C16_BASE,
+        code=code_version("carlson2016/fig1_shard.py"),
+        cfg=C16_CFG["fig1_shard"],
+        repeats=lambda wc: list(shard_repeats(C16["fig1"]["n_seeds"], C16["fig1"]["shard_size"], wc.shard)),
+    script:
+        "../scripts/carlson2016/fig1_shard.py"
+
+
+rule carlson2016_fig1:
+    input:
+        shards=expand(rules.carlson2016_fig1_shard.output.npz, shard=C16_FIG1_SHARDS),
     output:
         csv=results("carlson2016/fig1.csv"),
         png=report(figures("carlson2016/fig1.png"), caption="../report/carlson2016_fig1.rst", category="carlson2016"),
@@ -197,9 +219,10 @@ rule carlson2016_fig1:
         CONDA_ENV
     threads: 1
     params:
-        **C16_BASE,
         code=code_version("carlson2016/fig1.py"),
-        cfg=C16["fig1"],
+        cfg=C16_CFG["fig1"],
+        base=C16["base"],
+        seed=SEED,
         profile=PROFILE,
     script:
         "../scripts/carlson2016/fig1.py"
@@ -222,11 +245,31 @@ rule carlson2016_fig2_shard:
         "../scripts/carlson2016/fig2_shard.py"
 
 
+rule carlson2016_fig2_reference:
+    output:
+        npz=results("carlson2016/shards/fig2/reference_{run}.npz"),
+    log:
+        logs("carlson2016/fig2_reference_{run}.log"),
+    wildcard_constraints:
+        run=r"\d+",
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("carlson2016/fig2_reference.py"),
+        cfg=C16_CFG["fig2_reference"],
+        seed=SEED,
+    script:
+        "../scripts/carlson2016/fig2_reference.py"
+
+
 rule carlson2016_fig2:
     input:
         shards=expand(rules.carlson2016_fig2_shard.output.npz, shard=C16_FIG2_SHARDS),
+        references=expand(rules.carlson2016_fig2_reference.output.npz, run=C16_FIG2_REFERENCES),
     output:
         estimates=results("carlson2016/fig2_estimates.csv"),
+        reference=results("carlson2016/fig2_reference.csv"),
         csv=results("carlson2016/fig2.csv"),
         png=report(figures("carlson2016/fig2.png"), caption="../report/carlson2016_fig2.rst", category="carlson2016"),
     log:
@@ -378,6 +421,7 @@ rule carlson2016_claims:
         exact_check=rules.carlson2016_exact_check.output.csv,
         fig1=rules.carlson2016_fig1.output.csv,
         fig2_estimates=rules.carlson2016_fig2.output.estimates,
+        fig2_reference=rules.carlson2016_fig2.output.reference,
         fig3_estimates=rules.carlson2016_fig3.output.estimates,
         fig3_truth=rules.carlson2016_fig3.input.truth,
         fig4=rules.carlson2016_fig4.output.csv,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 
@@ -11,14 +12,50 @@ from .style import finish, use_style
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_fig5", "plot_exact_check"]
 
 
-def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6, 8)) -> None:
-    """Log Zhat_k and log c_k per iteration, with (RB) and without (TS) Rao-Blackwellization."""
+def _band(ax, x, mean, se, label, color=None, fmt="o-"):
+    """A mean curve with a shaded +-1 standard-error band; returns the line's colour."""
+    (line,) = ax.plot(x, mean, fmt, color=color, label=label, ms=3)
+    ax.fill_between(x, mean - se, mean + se, color=line.get_color(), alpha=0.2, lw=0)
+    return line.get_color()
+
+
+def _plain_log(ax, axis: str, ticks=None) -> None:
+    """A log-scaled axis labelled with plain numbers (optionally at ``ticks``) instead of powers of ten."""
+    getattr(ax, f"set_{axis}scale")("log")
+    a = getattr(ax, f"{axis}axis")
+    if ticks is not None:
+        a.set_ticks(list(ticks))
+    else:
+        a.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+    a.set_major_formatter(mticker.FormatStrFormatter("%g"))
+    a.set_minor_formatter(mticker.NullFormatter())
+
+
+def _mean_se(df: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
+    """Mean and standard error (sd / sqrt(n)) of ``value`` over the rows of each ``by`` group."""
+    g = df.groupby(by)[value]
+    out = g.agg(["mean", "std", "count"]).reset_index()
+    out["se"] = (out["std"] / np.sqrt(out["count"])).fillna(0.0)
+    return out
+
+
+def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6, 8), seed: int | None = None) -> None:
+    """Fig. 1: one seed's log Zhat_k and log c_k per iteration (RB, TS) and, over all seeds, the errors.
+
+    Columns 1-2: with (RB) and without (TS) Rao-Blackwellization for one
+    seed (the first, unless ``seed``), as in the paper. Column 3, mean +- s.e.
+    over seeds: the RMS error of log Zhat_k over k against exact, and the
+    stopping statistic ``K max_k |r_k - c_k|`` (the rule stops below 0.1).
+    """
     use_style()
-    fig, axes = plt.subplots(2, 2, figsize=(9, 6), sharex=True)
+    fig, axes = plt.subplots(2, 3, figsize=(13, 6.5))
+    seeds = sorted(df["seed"].unique())
+    one = df[df["seed"] == (seeds[0] if seed is None else seed)]
     its = [i for i in iterations if i <= df["iteration"].max()]
     colors = plt.cm.viridis(np.linspace(0, 0.9, len(its)))
+    K = int(df["k"].max())
     for col, variant in enumerate(["RB", "TS"]):
-        sub = df[(df["variant"] == variant) & (df.get("stage", "initial") == "initial")]
+        sub = one[one["variant"] == variant]
         ax_z, ax_c = axes[0, col], axes[1, col]
         ex = sub[sub["iteration"] == sub["iteration"].min()]
         ax_z.plot(ex["k"], ex["exact"], "k--", lw=2, label="exact")
@@ -26,13 +63,41 @@ def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6,
             s = sub[sub["iteration"] == it]
             ax_z.plot(s["k"], s["log_zhat"], color=colr, label=f"iteration {it}")
             ax_c.plot(s["k"], np.log(s["c"]), color=colr, label=f"iteration {it}")
-        K = sub["k"].max()
         ax_c.axhline(-np.log(K), color="k", ls="--", lw=1, label="log r_k")
-        name = "with" if variant == "RB" else "without"
-        ax_z.set_title(f"log Zhat_k {name} Rao-Blackwellization")
-        ax_c.set_title(f"log c_k {name} Rao-Blackwellization")
+        name = "with RB" if variant == "RB" else "without RB (TS)"
+        ax_z.set_title(f"log Zhat_k, {name}, seed {int(sub['seed'].iloc[0])}")
+        ax_c.set_title(f"log c_k, {name}")
         ax_c.set_xlabel("k")
         ax_z.legend(fontsize=7)
+    err = (
+        df.assign(sq=(df["log_zhat"] - df["exact"]) ** 2)
+        .groupby(["seed", "variant", "iteration"])["sq"]
+        .mean()
+        .pow(0.5)
+        .rename("rms")
+        .reset_index()
+    )
+    stop = (
+        df.assign(dev=K * (df["c"] - 1.0 / K).abs())  # uniform prior r_k = 1/K
+        .groupby(["seed", "variant", "iteration"])["dev"]
+        .max()
+        .reset_index()
+    )
+    ax_e, ax_s = axes[0, 2], axes[1, 2]
+    for variant in ("RB", "TS"):
+        e = _mean_se(err[err["variant"] == variant], ["iteration"], "rms")
+        _band(ax_e, e["iteration"], e["mean"], e["se"], variant)
+        st = _mean_se(stop[stop["variant"] == variant], ["iteration"], "dev")
+        _band(ax_s, st["iteration"], st["mean"], st["se"], variant)
+    ax_s.axhline(0.1, color="k", ls="--", lw=1, label="stopping rule (0.1)")
+    ax_e.set_title(f"RMS error of log Zhat_k, {len(seeds)} seeds")
+    ax_s.set_title(f"K max_k |r_k - c_k|, {len(seeds)} seeds")
+    ax_e.set_ylabel("nats (mean +- s.e.)")
+    ax_s.set_ylabel("mean +- s.e.")
+    ax_s.set_xlabel("iteration")
+    for ax in (ax_e, ax_s):
+        _plain_log(ax, "y")
+        ax.legend(fontsize=7)
     finish(fig, path, caption_text)
 
 
@@ -47,14 +112,37 @@ def _rmse_panel(ax, df, x, methods, ylabel, logy=True):
     ax.legend(fontsize=7)
 
 
-def plot_fig2(rmse: pd.DataFrame, path, caption_text: str) -> None:
-    """RMSE of log Z vs number of samples on the Gaussian mixture."""
+FIG2_METHODS = ("RTS", "MBAR", "TI Riemann", "TI trap", "TI trap corrected", "TI-RB")
+
+
+def plot_fig2(rmse: pd.DataFrame, reference: pd.DataFrame, path, caption_text: str) -> None:
+    """Fig. 2: RMSE of log Z and mean error vs number of samples, mean +- s.e. over repeats.
+
+    Left: RMSE with its standard error (delta method over repeats). Right:
+    mean estimate minus log Z with its standard error; dashed, in the same
+    colour, each TI rule's own bias (the rule on the reference runs'
+    integrand minus log Z), where TI converges instead of to 0.
+    """
     use_style()
-    fig, ax = plt.subplots(figsize=(5.5, 4))
-    _rmse_panel(
-        ax, rmse, "n_samples", ["RTS", "MBAR", "TI Riemann", "TI trap", "TI trap corrected", "TI-RB"], "RMSE of log Z"
-    )
-    ax.set_xlabel("number of samples")
+    fig, (ax_r, ax_b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    rule_bias = (reference["rule_value"] - reference["exact"]).groupby(reference["method"]).mean()
+    for m in FIG2_METHODS:
+        s = rmse[rmse["method"] == m].sort_values("n_samples")
+        if s.empty:
+            continue
+        color = _band(ax_r, s["n_samples"], s["rmse"], s["rmse_se"], m)
+        _band(ax_b, s["n_samples"], s["bias"], s["bias_se"], m, color=color)
+        if m in rule_bias:
+            ax_b.axhline(rule_bias[m], color=color, ls="--", lw=1)
+    ax_b.axhline(0.0, color="k", lw=0.8)
+    for ax in (ax_r, ax_b):
+        _plain_log(ax, "x", sorted(rmse["n_samples"].unique()))
+        ax.set_xlabel("number of samples")
+    _plain_log(ax_r, "y")
+    ax_r.set_ylabel("RMSE of log Z (nats)")
+    ax_b.set_ylabel("mean estimate - log Z (nats)")
+    ax_r.legend(fontsize=7)
+    ax_b.set_title("dashed: each TI rule's bias (reference runs)", fontsize=8)
     finish(fig, path, caption_text)
 
 

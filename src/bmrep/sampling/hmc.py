@@ -13,6 +13,18 @@ acceptance rate (Beskos et al. 2013 recommend about 0.65):
 with ``gamma_t = adapt_rate / sqrt(t)``; after warm-up the step sizes are
 frozen, so the sampler is a fixed, reversible, target-preserving kernel at
 every temperature (adaptation during the measurement would break that).
+
+The step size is jittered: at every transition each chain's ``eps_k`` is
+multiplied by a factor drawn from ``U[1 - jitter, 1 + jitter]`` (``jitter =
+0.2`` gives the U[0.8, 1.2] of shared spec section 4, Fig. 2; randomising
+the step size against periodic trajectories is Neal 2011, "MCMC using
+Hamiltonian dynamics", sec. 5.4.2). Without it a fixed ``eps_k`` times
+``n_leapfrog`` can sit at half a period of a Gaussian temperature (on
+N(0, s^2) the leapfrog map is a rotation, and ``eps = 2 s sin(pi / (2 L))``
+makes L steps a half turn): the transition then maps x to -x whatever the
+momentum, and the chain never mixes. A step size drawn independently of
+the state keeps each transition reversible and target-preserving, so their
+mixture is too.
 """
 
 from __future__ import annotations
@@ -40,6 +52,9 @@ class TemperedHMC:
     n_leapfrog : int
     target_accept : float
     adapt_rate : float
+    jitter : float
+        Each transition's step size is ``eps_k`` times U[1 - jitter, 1 + jitter]
+        per chain (0: no jitter).
     """
 
     def __init__(
@@ -51,9 +66,12 @@ class TemperedHMC:
         n_leapfrog: int = 10,
         target_accept: float = 0.65,
         adapt_rate: float = 0.5,
+        jitter: float = 0.2,
     ):
         if n_leapfrog < 1 or step_size <= 0:
             raise ValueError("n_leapfrog must be >= 1 and step_size > 0")
+        if not 0 <= jitter < 1:
+            raise ValueError(f"jitter must be in [0, 1), got {jitter}")
         self.log_density = log_density
         self.grad = grad_log_density
         self.betas = np.asarray(betas, np.float64)
@@ -61,6 +79,7 @@ class TemperedHMC:
         self.n_leapfrog = int(n_leapfrog)
         self.target_accept = float(target_accept)
         self.adapt_rate = float(adapt_rate)
+        self.jitter = float(jitter)
         self.adapting = True
         self._t = 0
         self.accept_sum = np.zeros(self.betas.size)
@@ -78,9 +97,15 @@ class TemperedHMC:
         return k
 
     def step(self, x: np.ndarray, chain_betas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """One HMC transition per chain (in place on ``x``); returns the acceptance indicators."""
+        """One HMC transition per chain (in place on ``x``); returns the acceptance indicators.
+
+        ``rng`` (the chains' keyed stream) draws the step-size jitter, the momenta and the accept decisions.
+        """
         k = self.temperature_index(chain_betas)
-        eps = np.exp(self.log_eps[k])[:, None]
+        eps = np.exp(self.log_eps[k])
+        if self.jitter > 0:
+            eps = eps * rng.uniform(1.0 - self.jitter, 1.0 + self.jitter, size=eps.size)
+        eps = eps[:, None]
         p0 = rng.standard_normal(x.shape)
         lp0 = self.log_density(x, chain_betas)
         q = x.copy()

@@ -1,4 +1,4 @@
-"""Fig. 2: RMSE vs number of samples on the Gaussian mixture (aggregate of the shards)."""
+"""Fig. 2: RMSE vs number of samples on the Gaussian mixture (aggregate of the shards and reference runs)."""
 
 from bmrep.experiments.carlson2016.shards import concat_frames
 from bmrep.experiments.carlson2016.summaries import fig2_rmse
@@ -10,12 +10,16 @@ from bmrep.runtime import setup_job
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
 est = concat_frames(load_npz(p) for p in sm.input.shards)
+ref = concat_frames(load_npz(p) for p in sm.input.references)
 rmse = fig2_rmse(est)
 log.info("\n%s", rmse.to_string())
+log.info("\n%s", ref.to_string())
 write_csv(sm.output.estimates, est)
+write_csv(sm.output.reference, ref)
 write_csv(sm.output.csv, rmse)
 plot_fig2(
     rmse,
+    ref,
     sm.output.png,
     caption(
         sm.params.profile,

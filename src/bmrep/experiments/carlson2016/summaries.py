@@ -33,8 +33,25 @@ def rmse_table(df: pd.DataFrame, by: list[str], truth) -> pd.DataFrame:
 
 
 def fig2_rmse(estimates: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 2: RMSE over repeats per (n_samples, method) against the exact log Z of the mixture."""
-    return rmse_table(estimates, ["n_samples", "method"], "exact")
+    """Fig. 2: per (n_samples, method), the RMSE over repeats against the exact log Z of the mixture.
+
+    Beside :func:`rmse_table`'s columns: ``sd`` (of the estimates over
+    repeats), ``bias_se`` (sd / sqrt(n)), ``rmse_se`` (delta method: the
+    standard error of the mean squared error over 2 RMSE) and ``stated_se``
+    (the mean of the estimators' own standard errors, NaN for TI), so the
+    stated errors can be read against the repeats' spread.
+    """
+    by = ["n_samples", "method"]
+    out = rmse_table(estimates, by, "exact")
+    d = estimates.assign(err=estimates["estimate"] - estimates["exact"])
+    d["sq"] = d["err"] ** 2
+    g = d.groupby(by)
+    extra = pd.DataFrame({"sd": g["err"].std(ddof=1), "sq_sd": g["sq"].std(ddof=1), "n_ok": g["err"].count()})
+    extra["stated_se"] = g["stderr"].mean() if "stderr" in d else np.nan
+    out = out.merge(extra.reset_index(), on=by)
+    out["bias_se"] = out["sd"] / np.sqrt(out["n_ok"])
+    out["rmse_se"] = out["sq_sd"] / np.sqrt(out["n_ok"]) / (2 * out["rmse"])
+    return out.drop(columns=["sq_sd", "n_ok"])
 
 
 def fig3_summary(estimates: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:

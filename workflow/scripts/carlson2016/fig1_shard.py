@@ -1,0 +1,22 @@
+"""Fig. 1, one shard of seeds: RTS initial iterations on the 784-10 MNIST RBM, with and without RB."""
+
+import pandas as pd
+
+from bmrep.experiments.carlson2016.base import base_bias_for
+from bmrep.experiments.carlson2016.fig1 import fig1_exact_log_z, fig1_seed
+from bmrep.experiments.carlson2016.shards import frame_arrays
+from bmrep.io import load_model, load_npz, save_npz
+from bmrep.models.rbm import RBM
+from bmrep.runtime import setup_job
+
+log, cfg = setup_job(snakemake)  # noqa: F821
+sm = snakemake  # noqa: F821
+rbm = RBM.from_params(load_model(sm.input.model)[0])
+bb = base_bias_for(sm.params.base, load_npz(sm.input.data)["X_train"], sm.params.pseudo_count)
+exact_lz = fig1_exact_log_z(rbm, bb, cfg["K"])
+df = pd.concat(
+    [fig1_seed(rbm, bb, cfg, int(sm.params.seed), r, exact_lz) for r in sm.params.repeats], ignore_index=True
+)
+for seed, g in df.groupby("seed"):
+    log.info("seed %d: RB converged at %d", seed, g[g["variant"] == "RB"]["converged_at"].iloc[0])
+save_npz(sm.output.npz, **frame_arrays(df))
