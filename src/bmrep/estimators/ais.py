@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 
 from ..models.dbm import DBM
+from ..progress import track
 from .base import EstimateResult
 from .dbm_ais import dbm_annealing_model
 from .ladders import check_betas
@@ -169,7 +170,7 @@ def anneal(
         log_f_pair = _default_pair(log_f)
     acc = None
     n_steps = betas.size - 1
-    for j in range(1, n_steps + 1):
+    for j in track(range(1, n_steps + 1), "annealing steps"):
         b_prev, b_cur = float(betas[j - 1]), float(betas[j])
         if transition_first:
             state = transition(state, b_prev)

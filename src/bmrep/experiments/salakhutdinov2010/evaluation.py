@@ -18,6 +18,7 @@ from bmrep.estimators.ladders import adaptive_betas, piecewise_betas
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
 
+from ...progress import track
 from .common import chain_streams, paper_rng
 
 # An AIS run with a smaller Kish effective sample size reports no delta-method error (spec, section 3,
@@ -118,7 +119,7 @@ def evaluate(algorithm: str, snapshots: dict, X_train: np.ndarray, X_test: np.nd
         np.sort(r.choice(X_train.shape[0], min(int(ev["curve_train_subset"]), X_train.shape[0]), replace=False))
     ]
     rows = []
-    for i, upd in enumerate(snapshots["updates"]):
+    for i, upd in enumerate(track(snapshots["updates"], "snapshots evaluated (AIS + bound)")):
         dbm = snapshot_model(snapshots, i)
         base = data_base_biases(dbm, sub)
         z = estimate_log_z(dbm, ev["curve_ais"], base, seed, "curve", int(upd), state=ev.get("ais_state", "v_h2"))

@@ -21,6 +21,7 @@ from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import DBM, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
 
+from ...progress import track
 from .common import chain_streams, paper_rng
 from .evaluation import estimate_log_z, reported_stderr
 from .train import pretrain
@@ -122,7 +123,8 @@ def ais_replicates(dbm: DBM, base, cfg_ais: dict, seed: int, replicates, state: 
         the replicates' spread) and ``log_weights`` (replicates x runs).
     """
     runs = [
-        estimate_log_z(dbm, cfg_ais, base, seed, "exact-check", "replicate", int(r), state=state) for r in replicates
+        estimate_log_z(dbm, cfg_ais, base, seed, "exact-check", "replicate", int(r), state=state)
+        for r in track(replicates, "AIS replicates")
     ]
     n = int(cfg_ais["n_runs"])
     return {
