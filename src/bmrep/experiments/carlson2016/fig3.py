@@ -29,8 +29,8 @@ def fig3_repeat(
     RTS: K temperatures, the optional AIS pass for the starting log Zhat
     (``init = "ais"``) and ``init_iterations`` x ``init_sweeps`` initial sweeps
     (all counted in the budget), then one run read at each budget (nested).
-    AIS / RAISE: ``budget + 1`` inverse temperatures on the piecewise
-    schedule of Salakhutdinov & Murray (2008), one run per chain; RAISE
+    AIS / RAISE: ``budget + 2`` / ``budget + 1`` inverse temperatures (exactly
+    ``budget`` sweeps) on the piecewise schedule of Salakhutdinov & Murray (2008), one run per chain; RAISE
     starts from ``n_chains`` test points (the same points in every repeat).
 
     Parameters
@@ -82,7 +82,8 @@ def fig3_repeat(
             rows.append({"method": "RTS", "sweeps": b, "estimate": lz_rts[-1], "stderr": se[-1]})
     elif method in ("AIS", "RAISE"):
         for b in budgets:
-            betas = piecewise_betas(b + 1)
+            # AIS on n betas makes n - 2 transitions, RAISE n - 1: both spend exactly b sweeps
+            betas = piecewise_betas(b + 2 if method == "AIS" else b + 1)
             streams = ChainStreams.from_seed(seed, *key, b, n_chains=n_chains)
             if method == "AIS":
                 r = ais_log_partition(rbm, n_chains, betas, streams, base_bias, dtype=dtype)
