@@ -10,8 +10,8 @@ from bmrep.code_digest import library_files
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.exact_check import exact_model_check
 from bmrep.experiments.carlson2016.fig1 import fig1_initial_iterations
-from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth
-from bmrep.experiments.carlson2016.fig4 import fig4_temperatures
+from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth_run, repeat_budgets
+from bmrep.experiments.carlson2016.fig4 import fig4_run, rao_blackwell_ti
 from bmrep.experiments.carlson2016.shards import concat_frames, frame_arrays
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
@@ -58,29 +58,49 @@ def test_fig3_and_fig4_pieces_run_and_agree_with_exact():
         init="ais",
         init_iterations=3,
         init_sweeps=20,
-        truth_sweeps=400,
+        truth_sweeps=1000,
     )
     rows = pd.concat([fig3_repeat(rbm, bb, X, s, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
     assert list(rows["sweeps"].unique()) == [150, 300]
     z = (rows["estimate"] - lz) / rows["stderr"]
     assert np.all(np.abs(z) < 4.0), rows
-    truth, curve = fig3_truth(rbm, bb, s, SEED, "toy")
-    assert abs(truth.set_index("method").loc["truth", "estimate"] - lz) < 0.1 and curve.size == 20
+    truth = pd.concat([fig3_truth_run(rbm, bb, X, s, m, i, SEED, "toy") for m in ("AIS", "RAISE") for i in (0, 1)])
+    assert list(truth["run"]) == [0, 1, 0, 1] and set(truth["sweeps"]) == {1000}
+    assert np.all(np.abs(truth["estimate"] - lz) < 0.1), truth
+    assert truth["estimate"].iloc[0] != truth["estimate"].iloc[1]  # independent runs
     s4 = dict(
         n_chains=10,
         dtype="float64",
+        init="ais",
         burn_in=10,
-        init_iterations=0,
+        init_iterations=2,
         init_sweeps=10,
-        n_sweeps=60,
-        subset_size=300,
-        n_bootstrap=4,
-        n_bootstrap_mbar=1,
+        n_sweeps=100,
         mbar_max_K=10,
+        mbar_samples=300,
     )
-    d4 = fig4_temperatures(rbm, bb, 10, s4, SEED, (np.linspace(0, 1, 20), curve))
-    assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"}
-    assert (d4["method"] == "MBAR").sum() == 1
+    d4 = fig4_run(rbm, bb, 10, s4, 0, SEED, "toy")
+    assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"} and set(d4["run"]) == {0}
+    assert np.all(np.abs(d4["estimate"] - lz) < 0.5), d4
+    assert "MBAR" not in set(fig4_run(rbm, bb, 12, s4, 1, SEED, "toy")["method"])  # K above mbar_max_K
+
+
+def test_repeats_run_the_larger_budgets_only_up_to_their_count():
+    assert repeat_budgets([3000, 1000], 0, 2) == [1000, 3000]
+    assert repeat_budgets([3000, 1000], 1, 2) == [1000, 3000]
+    assert repeat_budgets([3000, 1000], 2, 2) == [1000]
+
+
+def test_rao_blackwell_ti_in_chunks_matches_the_whole_matrix():
+    from bmrep.estimators.ladders import linear_betas
+    from bmrep.estimators.rts import uniform_log_prior
+    from bmrep.estimators.ti import ti_log_z
+
+    r = np.random.default_rng(2)
+    betas, lp = linear_betas(7), uniform_log_prior(7)
+    delta, k, lzh = r.normal(3, 2, 50_001), r.integers(0, 7, 50_001), np.cumsum(r.random(7))
+    whole = ti_log_z(delta, k, betas, 0.0, log_prior=lp, log_zhat=lzh)["TI-RB"].estimate
+    assert rao_blackwell_ti(delta, betas, lp, lzh) == pytest.approx(whole, rel=1e-12)
 
 
 def test_shard_tables_roundtrip_through_arrays():

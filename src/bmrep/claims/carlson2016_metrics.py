@@ -3,14 +3,15 @@
 Each metric reads the result tables the claims rule names: ``exact_check``
 (one row per weight scale and method), ``fig1`` (initial iterations per
 variant), ``fig2_estimates`` and ``fig3_estimates`` (one row per repeat),
-``fig3_truth`` (a list: one table per model), ``fig4`` (bootstrap RMSE per K
-and method) and ``fig5`` (the training trace with its AIS checkpoints), and
-returns an :class:`Estimate` (or raises :class:`NotRun`). The declarations
-that judge them are :mod:`bmrep.claims.carlson2016`.
+``fig3_truth`` (the long AIS and RAISE runs of the truth bracket, one row
+per run), ``fig4_estimates`` (one row per independent run, K and method) and
+``fig5`` (the training trace with its AIS checkpoints), and returns an
+:class:`Estimate` (or raises :class:`NotRun`). The declarations that judge
+them are :mod:`bmrep.claims.carlson2016`. Comparisons with the truth of
+Figs. 3 and 4 follow the bracket's closure rule (:func:`bracket_closure`).
 
 Where the spec asks for results the pipeline does not produce yet (repeated
-exact checks, seeds of Fig. 1, the TI rule values, the AIS/RAISE truth
-bracket, independent runs per K, AIS replicates in Fig. 5), a metric uses
+exact checks, seeds of Fig. 1, the TI rule values), a metric uses
 what exists with n = 1 (so the verdict is inconclusive) or raises
 :class:`NotRun`; making them real is issue 20.
 """
@@ -22,8 +23,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from . import verdict as V
 from .core import Estimate, NotRun
-from .stats import bootstrap_estimate, log_log_slope, mean_estimate, paired_difference, proportion_estimate
+from .stats import bootstrap_estimate, mean_estimate, paired_difference, proportion_estimate
 
 ISSUE = "issue 20"
 
@@ -199,92 +201,209 @@ def rts_close_to_mbar(r):
     )
 
 
+# --------------------------------------------------------------------------- the truth bracket (Figs. 3, 4)
+
+
+def _verdict_margin(est: Estimate, threshold) -> float:
+    """How far ``est`` is from the nearest boundary of ``threshold``, in standard errors (inf if s is 0 or NaN)."""
+    bounds = [threshold.lo, threshold.hi] if hasattr(threshold, "lo") else [threshold.t]
+    gap = min(abs(est.value - b) for b in bounds)
+    return gap / est.std_error if est.std_error > 0 and math.isfinite(est.std_error) else math.inf
+
+
+def bracket_closure(at_lower: Estimate, at_upper: Estimate, bracket, threshold, what: str) -> Estimate:
+    """The closure rule of the truth bracket (spec sec. 4, fig3): decided only if the truth's end does not matter.
+
+    The claim's estimate is made with the truth at the bracket's lower end A
+    (``at_lower``) and at its upper end R (``at_upper``), and decided at
+    each; when both give the same decided verdict, the estimate of the end
+    nearer its boundary (the harder case) is returned and the framework
+    decides it the same way. Otherwise (the ends disagree, or neither
+    decides) the result is inconclusive: the ends' midpoint with its
+    standard error widened by the ends' spread, ``s = max(s_A, s_R) +
+    |d_A - d_R| / (2 k(n))``, which the framework cannot decide either way
+    unless both ends would have decided the same (so a bracket too wide to
+    tell stays inconclusive, with details saying so).
+
+    Parameters
+    ----------
+    at_lower, at_upper : Estimate
+        The claim's estimate with the truth at A and at R.
+    bracket : (float, float)
+        The bracket's ends A and R.
+    threshold : Above, Below or Between
+        The claim's threshold.
+    what : str
+        What the estimate is, for the details.
+    """
+    ends = {"A": at_lower, "R": at_upper}
+    verdicts = {end: threshold.decide(e, exact=False)[0] for end, e in ends.items()}
+    at = "; ".join(
+        f"truth at {end} = {t:.3f}: {e.value:+.3f} +- {e.std_error:.3f} ({verdicts[end]})"
+        for (end, e), t in zip(ends.items(), bracket, strict=True)
+    )
+    eA, eR = ends["A"], ends["R"]
+    if verdicts["A"] == verdicts["R"] and verdicts["A"] != V.INCONCLUSIVE:
+        e = min(ends.values(), key=lambda x: _verdict_margin(x, threshold))
+        return Estimate(e.value, e.std_error, e.n, f"{what}; {at}; the same at both ends of the bracket")
+    n = min(eA.n, eR.n)
+    if verdicts["A"] == verdicts["R"]:  # inconclusive at both: more repeats would tell
+        e = min(ends.values(), key=lambda x: _verdict_margin(x, threshold))
+        return Estimate(e.value, e.std_error, e.n, f"{what}; {at}; inconclusive at both ends")
+    s = max(eA.std_error, eR.std_error)
+    widened = s + abs(eA.value - eR.value) / (2 * V.k_factor(n)) if n >= 2 else math.nan
+    return Estimate(
+        0.5 * (eA.value + eR.value),
+        widened,
+        n,
+        f"{what}; {at}; the bracket is too wide to decide (a longer truth, not more repeats, would tell): "
+        "the estimate is the ends' midpoint, its s.e. widened by their spread",
+    )
+
+
+def _bracket_ends(r, model: str) -> tuple[Estimate, Estimate, str]:
+    """The bracket of ``model``: A and R as :class:`Estimate` over their runs, and a description."""
+    truth = r["fig3_truth"]
+    truth = truth[truth["model"] == model]
+    ends = []
+    for method in ("AIS", "RAISE"):
+        x = truth.loc[truth["method"] == method, "estimate"]
+        if x.empty:
+            raise NotRun(f"model {model} has no long {method} runs for the truth bracket")
+        ends.append(mean_estimate(x))
+    A, R = ends
+    sweeps = int(truth["sweeps"].max())
+    T, h = (A.value + R.value) / 2, (R.value - A.value) / 2
+    text = (f"bracket A = {A.value:.3f} +- {A.std_error:.3f} ({A.n} AIS runs), R = {R.value:.3f} +- {R.std_error:.3f} "
+            f"({R.n} RAISE runs) of {sweeps} sweeps, T = {T:.3f}, h = {h:.3f}")  # fmt: skip
+    return A, R, text
+
+
 # --------------------------------------------------------------------------- Fig. 3
 
 
-def _fig3_smallest_budget(r, model: str) -> tuple[pd.DataFrame, float, int]:
-    """The repeats of ``model`` at its smallest budget, with errors against the model's truth."""
+def _fig3_smallest_budget(r, model: str) -> tuple[pd.DataFrame, int]:
+    """The repeats of ``model`` at its smallest budget."""
     est = r["fig3_estimates"]
     est = est[est["model"] == model]
-    truth = pd.concat(list(r["fig3_truth"]), ignore_index=True)
-    ref = truth[(truth["model"] == model) & (truth["method"] == "truth")]
-    if est.empty or ref.empty:
+    if est.empty:
         raise NotRun(f"model {model} is not in this run's fig3 tables")
     b0 = int(est["sweeps"].min())
-    d = est[est["sweeps"] == b0].copy()
-    t = float(ref["estimate"].iloc[0])
-    d["err"] = d["estimate"] - t
-    return d, t, b0
+    return est[est["sweeps"] == b0], b0
 
 
-TRUTH_NOTE = (
-    f"truth = mean of one long RTS and one long AIS run, not yet the AIS/RAISE bracket with its closure rule ({ISSUE})"
-)
+def fig3_mean_vs_truth(model: str, method: str, threshold):
+    """Metric (Fig. 3): mean ``method`` estimate at the smallest budget minus the truth, by the closure rule.
 
-
-def fig3_mean_error(model: str, method: str):
-    """Metric (Fig. 3): mean ``method`` estimate minus the truth for ``model`` at its smallest budget."""
+    At each end of the bracket the difference of two independent means
+    (the repeats' and the truth runs'), ``s^2 = s_mean^2 + s_end^2`` and
+    ``n`` the smaller count (spec, "Deciding"). The runs' own stated error is
+    reported beside the spread of the repeats.
+    """
 
     def metric(r):
-        d, t, b0 = _fig3_smallest_budget(r, model)
-        err = d[d["method"] == method]["err"]
-        return mean_estimate(
-            err, f"mean {method} - truth at {b0} sweeps over {len(err)} repeats; truth {t:.3f}; {TRUTH_NOTE}"
-        )
+        d, b0 = _fig3_smallest_budget(r, model)
+        d = d[d["method"] == method]
+        if d.empty:
+            raise NotRun(f"fig3 has no {method} estimates for {model}")
+        A, R, text = _bracket_ends(r, model)
+        x = mean_estimate(d["estimate"])
+        sd = float(d["estimate"].std(ddof=1)) if len(d) > 1 else math.nan
+        stated = float(d["stderr"].mean())
+
+        def minus(end: Estimate) -> Estimate:
+            return Estimate(x.value - end.value, math.hypot(x.std_error, end.std_error), min(x.n, end.n))
+
+        what = (f"mean {method} at {b0} sweeps {x.value:.3f} +- {x.std_error:.3f} over {x.n} repeats "
+                f"(stated error of one run {stated:.3f}, their spread {sd:.3f}: ratio {stated / sd:.2f}); "
+                f"{text}")  # fmt: skip
+        return bracket_closure(minus(A), minus(R), (A.value, R.value), threshold, what)
 
     return metric
 
 
-def fig3_rts_beats_ais(model: str):
-    """Metric (Fig. 3): RMSE(RTS) - RMSE(AIS) for ``model`` at its smallest budget, paired bootstrap."""
+def fig3_rts_beats_ais(model: str, threshold):
+    """Metric (Fig. 3): RMSE(RTS) - RMSE(AIS) at the smallest budget, bootstrap over repeats, by the closure rule."""
 
     def metric(r):
-        d, t, b0 = _fig3_smallest_budget(r, model)
-        m = _repeats(d, "method")[["RTS", "AIS"]].to_numpy()
+        d, b0 = _fig3_smallest_budget(r, model)
+        m = _repeats(d, "method", "estimate")
+        if not {"RTS", "AIS"} <= set(m.columns):
+            raise NotRun(f"fig3 lacks RTS or AIS estimates for {model}")
+        x = m[["RTS", "AIS"]].dropna().to_numpy()
+        A, R, text = _bracket_ends(r, model)
 
-        def diff(err):
-            rmse = _rmse(err)
-            return float(rmse[0] - rmse[1])
+        def at(t):
+            return bootstrap_estimate(x - t, lambda e: float(np.subtract(*_rmse(e))))
 
-        rts, ais = _rmse(m)
-        return bootstrap_estimate(
-            m, diff, f"RMSE RTS {rts:.4f} - AIS {ais:.4f} at {b0} sweeps, bootstrap over {len(m)} repeats; {TRUTH_NOTE}"
-        )
+        T = 0.5 * (A.value + R.value)
+        rts, ais = _rmse(x - T)
+        diff = at(T)
+        what = (f"RMSE against T at {b0} sweeps over {len(x)} repeats: RTS {rts:.4f} - AIS {ais:.4f} = "
+                f"{diff.value:+.4f} +- {diff.std_error:.4f}; {text}")  # fmt: skip
+        return bracket_closure(at(A.value), at(R.value), (A.value, R.value), threshold, what)
 
     return metric
 
 
 # --------------------------------------------------------------------------- Fig. 4
 
-FIG4_NOTE = f"from bootstrap subsets of one run per K, not independent runs ({ISSUE})"
 
-
-def _fig4_method(r, method: str) -> pd.DataFrame:
-    """The Fig. 4 rows of ``method``, by increasing K."""
-    d = r["fig4"]
-    d = d[d["method"] == method].sort_values("K")
+def _fig4_errors(r, method: str) -> tuple[pd.DataFrame, str]:
+    """Runs x K matrix of ``method``'s Fig. 4 estimates (independent runs), and the model."""
+    d = r["fig4_estimates"]
+    d = d[d["method"] == method]
     if d.empty:
-        raise NotRun(f"fig4 has no {method} rows")
-    return d
+        raise NotRun(f"fig4 has no {method} estimates")
+    m = d.pivot_table(index="run", columns="K", values="estimate", aggfunc="first", dropna=False).sort_index()
+    return m[sorted(m.columns)], str(d["model"].iloc[0])
 
 
-def rts_insensitive_to_k(r):
-    """Metric (Fig. 4): log of RMSE(RTS) at the largest K over its smallest value over K."""
-    d = _fig4_method(r, "RTS")
-    rmse = d.set_index("K")["rmse"]
-    ratio = float(rmse.iloc[-1] / rmse.min())
-    by_k = ", ".join(f"{k}: {v:.3f}" for k, v in rmse.items())
-    return mean_estimate([math.log(ratio)], f"ratio {ratio:.3f}; RTS RMSE by K {by_k}; {FIG4_NOTE}")
+def rts_insensitive_to_k(threshold):
+    """Metric (Fig. 4): log of RMSE(RTS) at the largest K over its smallest value over K, bootstrap over runs."""
+
+    def metric(r):
+        m, model = _fig4_errors(r, "RTS")
+        x = m.dropna().to_numpy()
+        A, R, text = _bracket_ends(r, model)
+
+        def log_ratio(err):
+            rmse = _rmse(err)
+            return float(np.log(rmse[-1] / rmse.min()))
+
+        def at(t):
+            return bootstrap_estimate(x - t, log_ratio)
+
+        rmse = _rmse(x - 0.5 * (A.value + R.value))
+        by_k = ", ".join(f"{k}: {v:.3f}" for k, v in zip(m.columns, rmse, strict=True))
+        what = (f"ratio {rmse[-1] / rmse.min():.3f} against T; RTS RMSE by K {by_k} over {len(x)} independent runs "
+                f"per K; {text}")  # fmt: skip
+        return bracket_closure(at(A.value), at(R.value), (A.value, R.value), threshold, what)
+
+    return metric
 
 
-def ti_error_grows_as_k_shrinks(r):
-    """Metric (Fig. 4): the slope of log |TI error| on log K."""
-    d = _fig4_method(r, "TI")
-    err = np.abs(d["bias"].to_numpy())
-    by_k = ", ".join(f"{k}: {v:.3f}" for k, v in zip(d["K"], err, strict=True))
-    return log_log_slope(
-        d["K"].to_numpy(), err[None, :], f"slope of log |TI error| on log K; |error| by K {by_k}; {FIG4_NOTE}"
-    )
+def ti_error_grows_as_k_shrinks(threshold):
+    """Metric (Fig. 4): the slope of log RMSE(TI trapezoid) on log K, bootstrap over runs."""
+
+    def metric(r):
+        m, model = _fig4_errors(r, "TI")
+        x = m.dropna().to_numpy()
+        lk = np.log(m.columns.to_numpy(dtype=np.float64))
+        A, R, text = _bracket_ends(r, model)
+
+        def slope(err):
+            return float(np.polyfit(lk, np.log(_rmse(err)), 1)[0])
+
+        def at(t):
+            return bootstrap_estimate(x - t, slope)
+
+        T = 0.5 * (A.value + R.value)
+        by_k = ", ".join(f"{k}: {v:+.3f}" for k, v in zip(m.columns, (x - T).mean(axis=0), strict=True))
+        what = f"slope of log RMSE on log K; TI error (mean over {len(x)} runs) by K {by_k}; {text}"
+        return bracket_closure(at(A.value), at(R.value), (A.value, R.value), threshold, what)
+
+    return metric
 
 
 # --------------------------------------------------------------------------- Fig. 5
@@ -301,29 +420,44 @@ def _fig5_checkpoints(r) -> tuple[pd.DataFrame, float]:
 
 def _not_moved(moved: float) -> str:
     """Why a tracker test is undecided when log Z barely moved."""
-    return (f"log Z moved {moved:.2f} nats (< {FIG5_MIN_MOVE:g}) between the first and last checkpoint: "
+    return (f"log Z moved {moved:.2f} nats (needs > {FIG5_MIN_MOVE:g}) between the first and last checkpoint: "
             "a tracker that never moved would pass, so undecided")  # fmt: skip
 
 
 def tracks_ais(r):
-    """Metric (Fig. 5): per AIS checkpoint, the RTS-tracked mean log-likelihood minus AIS's."""
+    """Metric (Fig. 5): per AIS checkpoint, the RTS-tracked mean log-likelihood minus AIS's.
+
+    The standard error is the AIS replicates' (sd / sqrt(n) over the
+    checkpoint's independent AIS estimates); the RTS value is one number
+    of the training run. If log Z moved no more than ``FIG5_MIN_MOVE`` nats,
+    every part is left undecided (no standard error).
+    """
     ck, moved = _fig5_checkpoints(r)
-    gaps = ck["train_rts"] - ck["train_ais"]
-    parts = [(f"update {int(t)}", Estimate(float(g), math.nan, 1)) for t, g in zip(ck["iteration"], gaps, strict=True)]
-    if moved <= FIG5_MIN_MOVE:  # said once, on the first part
+    still = moved <= FIG5_MIN_MOVE
+    parts = []
+    for _, row in ck.iterrows():
+        s = math.nan if still else float(row["log_z_ais_se"])
+        gap = Estimate(float(row["train_rts"] - row["train_ais"]), s, int(row["ais_n"]))
+        parts.append((f"update {int(row['iteration'])}", gap))
+    if still:  # said once, on the first part
         parts[0] = (f"{parts[0][0]} ({_not_moved(moved)})", parts[0][1])
-    # one AIS run per checkpoint: the standard error of AIS replicates is issue 20's
     return parts
 
 
 def beats_frozen_tracker(r):
-    """Metric (Fig. 5): mean |LL - LL_AIS|, RTS tracker minus one frozen at the first checkpoint."""
+    """Metric (Fig. 5): mean |LL - LL_AIS| over the checkpoints after the first, RTS tracker minus a frozen one.
+
+    The frozen tracker keeps the running log Z of the first checkpoint;
+    paired over checkpoints. Undecided (no standard error) if log Z moved
+    no more than ``FIG5_MIN_MOVE`` nats.
+    """
     ck, moved = _fig5_checkpoints(r)
     later = ck.iloc[1:]
     rts = np.abs(later["log_z_ais"] - later["log_z_rts"]).to_numpy()
     frozen = np.abs(later["log_z_ais"] - ck["log_z_rts"].iloc[0]).to_numpy()
-    details = f"mean |LL - LL_AIS|: RTS {rts.mean():.3f}, frozen {frozen.mean():.3f} nats over {len(rts)} checkpoints"
+    details = (f"mean |LL - LL_AIS|: RTS {rts.mean():.3f}, frozen {frozen.mean():.3f} nats over {len(rts)} checkpoints "
+               f"after the first; log Z (AIS) moved {moved:.2f} nats")  # fmt: skip
     est = paired_difference(rts, frozen, details)
     if moved <= FIG5_MIN_MOVE:
-        return Estimate(est.value, math.nan, 1, f"{details}; {_not_moved(moved)}")
+        return Estimate(est.value, math.nan, est.n, f"{details}; {_not_moved(moved)}")
     return est
