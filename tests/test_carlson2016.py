@@ -10,8 +10,8 @@ from bmrep.code_digest import library_files
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.fig1 import fig1_exact_log_z, fig1_seed
 from bmrep.experiments.carlson2016.fig2 import fig2_gaussian_mixture_repeat, fig2_reference
-from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth
-from bmrep.experiments.carlson2016.fig4 import fig4_temperatures
+from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth_run, repeat_budgets
+from bmrep.experiments.carlson2016.fig4 import fig4_run, rao_blackwell_ti
 from bmrep.experiments.carlson2016.shards import concat_frames, frame_arrays
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
@@ -74,29 +74,49 @@ def test_fig3_and_fig4_pieces_run_and_agree_with_exact():
         init="ais",
         init_iterations=3,
         init_sweeps=20,
-        truth_sweeps=400,
+        truth_sweeps=1000,
     )
     rows = pd.concat([fig3_repeat(rbm, bb, X, s, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
     assert list(rows["sweeps"].unique()) == [150, 300]
     z = (rows["estimate"] - lz) / rows["stderr"]
     assert np.all(np.abs(z) < 4.0), rows
-    truth, curve = fig3_truth(rbm, bb, s, SEED, "toy")
-    assert abs(truth.set_index("method").loc["truth", "estimate"] - lz) < 0.1 and curve.size == 20
+    truth = pd.concat([fig3_truth_run(rbm, bb, X, s, m, i, SEED, "toy") for m in ("AIS", "RAISE") for i in (0, 1)])
+    assert list(truth["run"]) == [0, 1, 0, 1] and set(truth["sweeps"]) == {1000}
+    assert np.all(np.abs(truth["estimate"] - lz) < 0.1), truth
+    assert truth["estimate"].iloc[0] != truth["estimate"].iloc[1]  # independent runs
     s4 = dict(
         n_chains=10,
         dtype="float64",
+        init="ais",
         burn_in=10,
-        init_iterations=0,
+        init_iterations=2,
         init_sweeps=10,
-        n_sweeps=60,
-        subset_size=300,
-        n_bootstrap=4,
-        n_bootstrap_mbar=1,
+        n_sweeps=100,
         mbar_max_K=10,
+        mbar_samples=300,
     )
-    d4 = fig4_temperatures(rbm, bb, 10, s4, SEED, (np.linspace(0, 1, 20), curve))
-    assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"}
-    assert (d4["method"] == "MBAR").sum() == 1
+    d4 = fig4_run(rbm, bb, 10, s4, 0, SEED, "toy")
+    assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"} and set(d4["run"]) == {0}
+    assert np.all(np.abs(d4["estimate"] - lz) < 0.5), d4
+    assert "MBAR" not in set(fig4_run(rbm, bb, 12, s4, 1, SEED, "toy")["method"])  # K above mbar_max_K
+
+
+def test_repeats_run_the_larger_budgets_only_up_to_their_count():
+    assert repeat_budgets([3000, 1000], 0, 2) == [1000, 3000]
+    assert repeat_budgets([3000, 1000], 1, 2) == [1000, 3000]
+    assert repeat_budgets([3000, 1000], 2, 2) == [1000]
+
+
+def test_rao_blackwell_ti_in_chunks_matches_the_whole_matrix():
+    from bmrep.estimators.ladders import linear_betas
+    from bmrep.estimators.rts import uniform_log_prior
+    from bmrep.estimators.ti import ti_log_z
+
+    r = np.random.default_rng(2)
+    betas, lp = linear_betas(7), uniform_log_prior(7)
+    delta, k, lzh = r.normal(3, 2, 50_001), r.integers(0, 7, 50_001), np.cumsum(r.random(7))
+    whole = ti_log_z(delta, k, betas, 0.0, log_prior=lp, log_zhat=lzh)["TI-RB"].estimate
+    assert rao_blackwell_ti(delta, betas, lp, lzh) == pytest.approx(whole, rel=1e-12)
 
 
 def test_shard_tables_roundtrip_through_arrays():
@@ -145,3 +165,29 @@ def test_experiments_do_no_file_io_and_import_no_claims_or_plotting():
         # no lazy imports: every import is at module level
         for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
             assert not any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(fn)), (path.name, fn.name)
+
+
+def test_fig3_ais_and_raise_spend_exactly_the_budget(monkeypatch):
+    # a sweep is two layer updates (h | v, v | h); AIS also draws its start from the base (one update per layer),
+    # RAISE its start's h | v at beta = 1: the budgets are matched to RTS's sweeps, so neither may run short
+    # (AIS on budget + 1 betas made budget - 1 sweeps)
+    from bmrep.sampling.operators import Operator
+
+    calls = []
+    original = Operator.update_layer
+
+    def counted(self, *a, **k):
+        calls.append(1)
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(Operator, "update_layer", counted)
+    r = np.random.default_rng(3)
+    rbm = RBM(r.normal(0, 0.3, (12, 4)), r.normal(0, 1, 12), r.normal(0, 1, 4))
+    X = (r.random((20, 12)) < 0.3).astype(float)
+    s = dict(n_chains=5, sweeps=[37], dtype="float64")
+    calls.clear()
+    fig3_repeat(rbm, base_bias_for("data", X), X, s, "AIS", 0, SEED, "toy")
+    assert len(calls) == 2 + 2 * 37
+    calls.clear()
+    fig3_repeat(rbm, base_bias_for("data", X), X, s, "RAISE", 0, SEED, "toy")
+    assert 1 + 2 * 37 <= len(calls) <= 3 + 2 * 37  # its start may also draw (and discard) a base sample

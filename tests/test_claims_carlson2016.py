@@ -65,7 +65,15 @@ def _fig2_reference(spread=0.01):
     )  # fmt: skip
 
 
-def _fig3(ais_err=-0.5, raise_err=0.5, rts_err=0.1):
+def _truth(lower=100.0, upper=100.0, spread=0.01, model="784x10"):
+    """Truth runs: AIS around ``lower``, RAISE around ``upper`` (3 runs each, sd ``spread``)."""
+    return pd.DataFrame(
+        [{"model": model, "method": m, "run": i, "sweeps": 1200, "estimate": c + spread * d, "stderr": 0.01}
+         for m, c in (("AIS", lower), ("RAISE", upper)) for i, d in enumerate((-1.0, 0.0, 1.0))]
+    )  # fmt: skip
+
+
+def _fig3(ais_err=-0.5, raise_err=0.5, rts_err=0.1, lower=100.0, upper=100.0):
     rows = []
     for rep, sign in enumerate(SIGNS):
         for m, e in (("RTS", sign * rts_err), ("AIS", ais_err + 0.01 * sign), ("RAISE", raise_err + 0.01 * sign)):
@@ -73,23 +81,21 @@ def _fig3(ais_err=-0.5, raise_err=0.5, rts_err=0.1):
                 rows.append(
                     {"model": "784x10", "repeat": rep, "method": m, "sweeps": b, "estimate": 100.0 + e, "stderr": 0.1}
                 )
-    truth = pd.DataFrame([{"model": "784x10", "method": "truth", "estimate": 100.0, "stderr": 0.01, "sweeps": 600}])
-    return pd.DataFrame(rows), [truth]
+    return pd.DataFrame(rows), _truth(lower, upper)
 
 
-def _fig4():
-    rows = [
-        {"K": K, "method": "RTS", "mean": 0, "truth": 0, "bias": 0.0, "n": 5, "rmse": r}
-        for K, r in ((10, 0.2), (100, 0.1), (1000, 0.11))
-    ]
-    rows += [
-        {"K": K, "method": "TI", "mean": 0, "truth": 0, "bias": b, "n": 5, "rmse": abs(b)}
-        for K, b in ((10, -1.0), (100, -0.1), (1000, -0.01))
-    ]
+def _fig4(rts_rmse=((10, 0.2), (100, 0.1), (1000, 0.11)), ti_bias=((10, -1.0), (100, -0.1), (1000, -0.01))):
+    """Independent runs per K: errors of equal size and alternating sign (RMSE = the size, no bootstrap spread)."""
+    rows = []
+    for run, sign in enumerate(SIGNS):
+        rows += [{"model": "784x10", "K": K, "run": run, "method": "RTS", "estimate": 100.0 + sign * r, "stderr": 0.1}
+                 for K, r in rts_rmse]  # fmt: skip
+        rows += [{"model": "784x10", "K": K, "run": run, "method": "TI", "estimate": 100.0 + b, "stderr": np.nan}
+                 for K, b in ti_bias]  # fmt: skip
     return pd.DataFrame(rows)
 
 
-def _fig5(move=5.0, gap=0.2):
+def _fig5(move=5.0, gap=0.2, ais_se=0.05):
     its = list(range(0, 100, 10))
     lz_ais = np.linspace(100.0, 100.0 + move, len(its))
     lz_rts = lz_ais - gap  # RTS tracks AIS to within gap
@@ -101,6 +107,8 @@ def _fig5(move=5.0, gap=0.2):
             "train_ais": -mean_f - lz_ais,
             "log_z_rts": lz_rts,
             "log_z_ais": lz_ais,
+            "log_z_ais_se": ais_se,
+            "ais_n": 3,
         }
     )
 
@@ -108,8 +116,8 @@ def _fig5(move=5.0, gap=0.2):
 def _tables(**over):
     fig3, truth = _fig3()
     t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig2_estimates": _fig2(),
-         "fig2_reference": _fig2_reference(), "fig3_estimates": fig3, "fig3_truth": truth, "fig4": _fig4(),
-         "fig5": _fig5()}  # fmt: skip
+         "fig2_reference": _fig2_reference(), "fig3_estimates": fig3, "fig3_truth": truth,
+         "fig4_estimates": _fig4(), "fig5": _fig5()}  # fmt: skip
     t.update(over)
     return t
 
@@ -213,30 +221,78 @@ def test_fig2_ti_bias_floor_against_the_reference_runs():
 
 def test_fig3_against_the_truth_with_repeats():
     d = _decided()
-    assert d["carlson2016/fig3/784x10/ais_below_truth"].estimate.value == pytest.approx(-0.5)
-    assert d["carlson2016/fig3/784x10/ais_below_truth"].verdict == REPRODUCED
+    below = d["carlson2016/fig3/784x10/ais_below_truth"]
+    # a point bracket at 100: mean AIS - truth, s of the difference of the repeats' and the truth runs' means
+    assert below.estimate.value == pytest.approx(-0.5) and below.estimate.n == 3 and below.verdict == REPRODUCED
+    assert below.estimate.std_error == pytest.approx(math.hypot(0.01 * 2 / math.sqrt(3) / 2, 0.01 / math.sqrt(3)))
     assert d["carlson2016/fig3/784x10/raise_above_truth"].verdict == REPRODUCED
     beats = d["carlson2016/fig3/784x10/rts_beats_ais"]
     assert beats.estimate.value == pytest.approx(0.1 - math.sqrt(0.5**2 + 0.01**2), abs=1e-3) and beats.estimate.n == 4
+    assert beats.verdict == REPRODUCED and "RMSE against T at 60 sweeps" in beats.details
     assert d["carlson2016/fig3/784x99/rts_beats_ais"].verdict == NOT_RUN  # a model this run did not make
     fig3, truth = _fig3(ais_err=0.5, raise_err=-0.5, rts_err=1.0)
     bad = _decided(fig3_estimates=fig3, fig3_truth=truth)
     assert bad["carlson2016/fig3/784x10/ais_below_truth"].verdict == NOT_REPRODUCED
     assert bad["carlson2016/fig3/784x10/raise_above_truth"].verdict == NOT_REPRODUCED
+    assert bad["carlson2016/fig3/784x10/rts_beats_ais"].verdict == NOT_REPRODUCED
 
 
-def test_fig4_from_one_run_per_k_is_inconclusive():
+@pytest.mark.parametrize(
+    ("lower", "upper", "verdict", "note"),
+    [
+        (100.0, 101.0, REPRODUCED, "same at both ends"),  # mean AIS (99.5) below A: below the truth anywhere in [A, R]
+        (99.2, 101.0, INCONCLUSIVE, "too wide"),  # between A and R, each end decided the other way
+        (99.45, 99.55, INCONCLUSIVE, "too wide"),  # still between, though narrow: 0.05 is more than k s away
+        (99.49, 99.51, INCONCLUSIVE, "inconclusive at both ends"),  # within k s of both ends: more repeats would tell
+        (98.0, 98.9, NOT_REPRODUCED, "same at both ends"),  # above R: above the truth anywhere in [A, R]
+    ],
+)
+def test_fig3_closure_rule_on_constructed_brackets(lower, upper, verdict, note):
+    fig3, truth = _fig3(lower=lower, upper=upper)  # mean AIS = 99.5 +- 0.006 over 4 repeats
+    row = _decided(fig3_estimates=fig3, fig3_truth=truth)["carlson2016/fig3/784x10/ais_below_truth"]
+    assert row.verdict == verdict and note in row.details, row.details
+    if verdict == REPRODUCED:  # decided: the difference from the end nearer its boundary (the harder one)
+        assert row.estimate.value == pytest.approx(99.5 - lower)
+    elif verdict == NOT_REPRODUCED:
+        assert row.estimate.value == pytest.approx(99.5 - upper)
+    elif note == "too wide":  # the ends' midpoint, undecidable by construction
+        assert row.estimate.value == pytest.approx(99.5 - (lower + upper) / 2)
+
+
+def test_bracket_closure_keeps_interval_claims_undecided_when_the_ends_disagree():
+    from bmrep.claims.carlson2016_truth import bracket_closure
+    from bmrep.claims.core import Between, Estimate
+
+    inside, outside = Estimate(0.0, 0.1, 10), Estimate(3.0, 0.1, 10)
+    band = Between(-1.0, 1.0)
+    mixed = bracket_closure(inside, outside, (0.0, 3.0), band, "x")
+    assert band.decide(mixed, exact=False)[0] == INCONCLUSIVE and "too wide" in mixed.details
+    same = bracket_closure(inside, Estimate(0.5, 0.1, 10), (0.0, 0.5), band, "x")
+    assert band.decide(same, exact=False)[0] == REPRODUCED and same.value == 0.5  # the end nearer its bound
+
+
+def test_fig4_from_independent_runs_per_k():
     d = _decided()
     ins = d["carlson2016/fig4/rts_insensitive_to_k"]
-    assert ins.estimate.value == pytest.approx(math.log(1.1)) and ins.verdict == INCONCLUSIVE
+    assert ins.estimate.value == pytest.approx(math.log(1.1)) and ins.estimate.n == 4 and ins.verdict == REPRODUCED
     ti = d["carlson2016/fig4/ti_error_grows_as_k_shrinks"]
-    assert ti.estimate.value == pytest.approx(-1.0) and ti.estimate.n == 1
+    assert ti.estimate.value == pytest.approx(-1.0) and ti.estimate.n == 4 and ti.verdict == REPRODUCED
+    flat = _decided(fig4_estimates=_fig4(rts_rmse=((10, 0.05), (100, 0.1), (1000, 0.2))))
+    assert flat["carlson2016/fig4/rts_insensitive_to_k"].verdict == NOT_REPRODUCED  # ratio 4
+    # a truth bracket 0.5 wide around 100: TI's RMSE by K is (0.75, 0.15, 0.24) at A, (1.25, 0.35, 0.26) at R
+    wide = _decided(fig3_truth=_truth(99.75, 100.25))["carlson2016/fig4/ti_error_grows_as_k_shrinks"]
+    assert wide.verdict == REPRODUCED and "the same at both ends" in wide.details
+    ends = [np.polyfit(np.log([10, 100, 1000]), np.log(r), 1)[0] for r in ([0.75, 0.15, 0.24], [1.25, 0.35, 0.26])]
+    assert min(abs(wide.estimate.value - e) for e in ends) < 1e-9
 
 
 def test_fig5_tracking_and_the_frozen_tracker():
     d = _decided()
     tracks = d["carlson2016/fig5/tracks_ais"]
-    assert len(tracks.parts) == 10 and tracks.estimate.value == pytest.approx(0.2) and tracks.verdict == INCONCLUSIVE
+    assert len(tracks.parts) == 10 and tracks.verdict == REPRODUCED
+    assert tracks.estimate.value == pytest.approx(0.2) and tracks.estimate.std_error == 0.05 and tracks.estimate.n == 3
+    off = _decided(fig5=_fig5(gap=1.5))["carlson2016/fig5/tracks_ais"]
+    assert off.verdict == NOT_REPRODUCED
     frozen = d["carlson2016/fig5/beats_frozen_tracker"]
     # RTS stays 0.2 off; the frozen tracker falls 5 i / 9 behind at checkpoint i, plus its own 0.2 offset
     assert (
@@ -244,6 +300,9 @@ def test_fig5_tracking_and_the_frozen_tracker():
         and frozen.estimate.n == 9
     )
     assert frozen.verdict == REPRODUCED
-    still = _decided(fig5=_fig5(move=0.5))
-    assert still["carlson2016/fig5/beats_frozen_tracker"].verdict == INCONCLUSIVE
-    assert "moved 0.50 nats" in still["carlson2016/fig5/beats_frozen_tracker"].details
+    # log Z moved no more than 2 nats: a frozen tracker would pass too, so both claims are undecided
+    for still in (_decided(fig5=_fig5(move=0.5)), _decided(fig5=_fig5(move=0.5, gap=1.5))):
+        assert still["carlson2016/fig5/beats_frozen_tracker"].verdict == INCONCLUSIVE
+        assert "moved 0.50 nats" in still["carlson2016/fig5/beats_frozen_tracker"].details
+        assert still["carlson2016/fig5/tracks_ais"].verdict == INCONCLUSIVE
+        assert "moved 0.50 nats" in still["carlson2016/fig5/tracks_ais"].details

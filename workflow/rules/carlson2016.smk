@@ -3,9 +3,10 @@
 # estimator (sharded replicates, then a table and a figure); Fig. 1 (RTS initial
 # iterations, 784-10, sharded seeds), Fig. 2 (Gaussian mixture, sharded repeats and
 # TI reference runs), Fig. 3 (RTS vs AIS vs RAISE at matched sweeps: one job per
-# model x method x shard of repeats, plus a long reference run per model), Fig. 4
-# (RMSE vs number of temperatures: one job per K), Fig. 5 (dna training with a
-# running RTS estimate). The MNIST RBMs are trained once and cached under
+# model x method x shard of repeats, plus one job per long AIS or RAISE run of the
+# truth bracket), Fig. 4 (RMSE vs number of temperatures: one job per K x shard of
+# independent runs), Fig. 5 (dna training with a running RTS estimate). The MNIST
+# RBMs are trained once and cached under
 # results/models/carlson2016/.
 
 
@@ -13,18 +14,33 @@ validate(config["carlson2016"], "../schemas/carlson2016.schema.yaml")
 
 C16 = paper_config("carlson2016")
 C16_FIG3_MODELS = {f"784x{m['n_hidden']}": m["sweeps"] for m in C16["fig3"]["models"]}
+# The truth bracket's run length per model: its own key, else the section's.
+C16_TRUTH_SWEEPS = {
+    f"784x{m['n_hidden']}": int(m.get("truth_sweeps", C16["fig3"]["truth_sweeps"])) for m in C16["fig3"]["models"]
+}
+for _model, _budgets in C16_FIG3_MODELS.items():
+    if C16_TRUTH_SWEEPS[_model] < 10 * max(_budgets):
+        raise ValueError(
+            f"invalid config: carlson2016.fig3 truth runs of {_model} ({C16_TRUTH_SWEEPS[_model]} sweeps) must be "
+            f">= 10x its largest budget ({max(_budgets)}): the spec's truth bracket"
+        )
+if C16["fig3"]["n_repeats_larger"] > C16["fig3"]["n_repeats"]:
+    raise ValueError("invalid config: carlson2016.fig3.n_repeats_larger exceeds n_repeats")
 C16_FIG4_MODEL = f"784x{C16['fig4']['n_hidden']}"
 if C16_FIG4_MODEL not in C16_FIG3_MODELS:
     raise ValueError(
         f"invalid config: carlson2016.fig4.n_hidden = {C16['fig4']['n_hidden']} must be one of "
-        f"carlson2016.fig3.models (its reference log Z comes from Fig. 3)"
+        f"carlson2016.fig3.models (its truth bracket comes from Fig. 3)"
     )
 C16_METHODS = ["RTS", "AIS", "RAISE"]
 C16_EXACT_SHARDS = shards(C16["exact_check"]["n_replicates"], C16["exact_check"]["shard_size"])
 C16_FIG1_SHARDS = shards(C16["fig1"]["n_seeds"], C16["fig1"]["shard_size"])
+C16_TRUTH_METHODS = ["AIS", "RAISE"]  # the bracket's lower and upper ends
+C16_TRUTH_RUNS = list(range(C16["fig3"]["truth_runs"]))
 C16_FIG2_SHARDS = shards(C16["fig2"]["n_repeats"], C16["fig2"]["shard_size"])
 C16_FIG2_REFERENCES = list(range(int(C16["fig2"]["reference_runs"])))
 C16_FIG3_SHARDS = shards(C16["fig3"]["n_repeats"], C16["fig3"]["shard_size"])
+C16_FIG4_SHARDS = shards(C16["fig4"]["n_runs"], C16["fig4"]["shard_size"])
 # The base distribution p1 and the seed: read by every job that builds a tempered ladder.
 C16_BASE = dict(seed=SEED, base=C16["base"], pseudo_count=C16["base_pseudo_count"])
 
@@ -61,26 +77,26 @@ C16_READS = {
     "fig2_shard": ("fig2", C16_FIG2_RUN),
     "fig2_reference": ("fig2", C16_FIG2_RUN + ("reference_factor",)),
     "fig2": ("fig2", ("n_repeats", "dim", "K", "n_chains", "separation", "weight", "base_scale")),
-    "fig3_truth": ("fig3", C16_FIG3_LADDER + ("truth_sweeps",)),
-    "fig3_shard": ("fig3", C16_FIG3_LADDER),
-    "fig3": ("fig3", ("n_repeats", "n_chains", "K", "truth_sweeps", "dtype")),
-    # K is the job's wildcard and the model its input
-    "fig4_K": (
+    # the run's length is its own param (per model)
+    "fig3_truth": ("fig3", ("n_chains", "dtype")),
+    "fig3_shard": ("fig3", C16_FIG3_LADDER + ("n_repeats_larger",)),
+    "fig3": ("fig3", ("n_repeats", "n_repeats_larger", "truth_runs", "n_chains", "K", "dtype")),
+    # K and the runs are the job's wildcard and params, the model its input
+    "fig4_shard": (
         "fig4",
         (
             "n_chains",
             "dtype",
+            "init",
             "init_iterations",
             "init_sweeps",
-            "n_sweeps",
             "burn_in",
-            "subset_size",
-            "n_bootstrap",
-            "n_bootstrap_mbar",
+            "n_sweeps",
             "mbar_max_K",
+            "mbar_samples",
         ),
     ),
-    "fig4": ("fig4", ("n_hidden", "n_bootstrap", "n_bootstrap_mbar", "subset_size", "n_chains", "n_sweeps")),
+    "fig4": ("fig4", ("n_hidden", "n_runs", "n_chains", "n_sweeps")),
 }
 C16_CFG = {job: settings(f"carlson2016.{section}", *keys) for job, (section, keys) in C16_READS.items()}
 # What only a figure's report caption states (its shards or runs read these keys,
@@ -110,8 +126,13 @@ C16_CAPTION = {
         "reference_factor",
         "reference_runs",
     ),
-    "fig3": settings("carlson2016.fig3", "models", "init", "init_iterations", "init_sweeps"),
-    "fig4": settings("carlson2016.fig4", "Ks", "burn_in", "init_iterations"),
+    "fig3": {
+        **settings("carlson2016.fig3", "models", "init", "init_iterations", "init_sweeps"),
+        "truth_sweeps": C16_TRUTH_SWEEPS,
+    },
+    "fig4": settings(
+        "carlson2016.fig4", "Ks", "init", "init_iterations", "init_sweeps", "burn_in", "mbar_samples", "mbar_max_K"
+    ),
 }
 
 
@@ -123,6 +144,7 @@ wildcard_constraints:
     model=r"784x\d+",
     method="|".join(C16_METHODS),
     K=r"\d+",
+    run=r"\d+",
 
 
 rule carlson2016_train_mnist:
@@ -291,10 +313,11 @@ rule carlson2016_fig3_truth:
         model=rules.carlson2016_train_mnist.output.model,
         data=data("mnist_binary.npz"),
     output:
-        csv=results("carlson2016/fig3_truth_{model}.csv"),
-        curve=results("carlson2016/fig3_truth_{model}_curve.npz"),
+        csv=results("carlson2016/shards/fig3_truth/{model}_{method}_{run}.csv"),
     log:
-        logs("carlson2016/fig3_truth_{model}.log"),
+        logs("carlson2016/fig3_truth_{model}_{method}_{run}.log"),
+    wildcard_constraints:
+        method="|".join(C16_TRUTH_METHODS),
     conda:
         CONDA_ENV
     threads: 1
@@ -302,6 +325,7 @@ rule carlson2016_fig3_truth:
         **C16_BASE,
         code=code_version("carlson2016/fig3_truth.py"),
         cfg=C16_CFG["fig3_truth"],
+        truth_sweeps=lambda wc: C16_TRUTH_SWEEPS[wc.model],
     script:
         "../scripts/carlson2016/fig3_truth.py"
 
@@ -335,9 +359,15 @@ rule carlson2016_fig3:
             method=C16_METHODS,
             shard=C16_FIG3_SHARDS,
         ),
-        truth=expand(rules.carlson2016_fig3_truth.output.csv, model=list(C16_FIG3_MODELS)),
+        truth=expand(
+            rules.carlson2016_fig3_truth.output.csv,
+            model=list(C16_FIG3_MODELS),
+            method=C16_TRUTH_METHODS,
+            run=C16_TRUTH_RUNS,
+        ),
     output:
         estimates=results("carlson2016/fig3_estimates.csv"),
+        truth=results("carlson2016/fig3_truth.csv"),
         csv=results("carlson2016/fig3.csv"),
         png=report(figures("carlson2016/fig3.png"), caption="../report/carlson2016_fig3.rst", category="carlson2016"),
     log:
@@ -354,31 +384,35 @@ rule carlson2016_fig3:
         "../scripts/carlson2016/fig3.py"
 
 
-rule carlson2016_fig4_K:
+rule carlson2016_fig4_shard:
     input:
         model=rules.carlson2016_train_mnist.output.model.format(model=C16_FIG4_MODEL),
         data=data("mnist_binary.npz"),
-        curve=rules.carlson2016_fig3_truth.output.curve.format(model=C16_FIG4_MODEL),
     output:
-        npz=results("carlson2016/shards/fig4/K{K}.npz"),
+        npz=results("carlson2016/shards/fig4/K{K}_{shard}.npz"),
     log:
-        logs("carlson2016/fig4_K{K}.log"),
+        logs("carlson2016/fig4_K{K}_{shard}.log"),
     conda:
         CONDA_ENV
     threads: 1
     params:
         **C16_BASE,
-        code=code_version("carlson2016/fig4_K.py"),
-        cfg=C16_CFG["fig4_K"],
+        code=code_version("carlson2016/fig4_shard.py"),
+        cfg=C16_CFG["fig4_shard"],
+        model=C16_FIG4_MODEL,
+        runs=lambda wc: list(shard_repeats(C16["fig4"]["n_runs"], C16["fig4"]["shard_size"], wc.shard)),
     script:
-        "../scripts/carlson2016/fig4_K.py"
+        "../scripts/carlson2016/fig4_shard.py"
 
 
 rule carlson2016_fig4:
     input:
-        shards=expand(rules.carlson2016_fig4_K.output.npz, K=C16["fig4"]["Ks"]),
-        truth=rules.carlson2016_fig3_truth.output.csv.format(model=C16_FIG4_MODEL),
+        shards=expand(rules.carlson2016_fig4_shard.output.npz, K=C16["fig4"]["Ks"], shard=C16_FIG4_SHARDS),
+        truth=expand(
+            rules.carlson2016_fig3_truth.output.csv, model=C16_FIG4_MODEL, method=C16_TRUTH_METHODS, run=C16_TRUTH_RUNS
+        ),
     output:
+        estimates=results("carlson2016/fig4_estimates.csv"),
         csv=results("carlson2016/fig4.csv"),
         png=report(figures("carlson2016/fig4.png"), caption="../report/carlson2016_fig4.rst", category="carlson2016"),
     log:
@@ -423,8 +457,8 @@ rule carlson2016_claims:
         fig2_estimates=rules.carlson2016_fig2.output.estimates,
         fig2_reference=rules.carlson2016_fig2.output.reference,
         fig3_estimates=rules.carlson2016_fig3.output.estimates,
-        fig3_truth=rules.carlson2016_fig3.input.truth,
-        fig4=rules.carlson2016_fig4.output.csv,
+        fig3_truth=rules.carlson2016_fig3.output.truth,
+        fig4_estimates=rules.carlson2016_fig4.output.estimates,
         fig5=rules.carlson2016_fig5.output.csv,
     output:
         claims_file("carlson2016"),

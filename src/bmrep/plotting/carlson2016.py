@@ -146,48 +146,71 @@ def plot_fig2(rmse: pd.DataFrame, reference: pd.DataFrame, path, caption_text: s
     finish(fig, path, caption_text)
 
 
-def plot_fig3(summary: pd.DataFrame, path, caption_text: str) -> None:
-    """Mean and RMSE of RTS, AIS, RAISE vs Gibbs sweeps, one row of panels per model."""
+def plot_fig3(summary: pd.DataFrame, bracket: pd.DataFrame, path, caption_text: str) -> None:
+    """Mean (+- s.e. band over repeats) and RMSE against T of RTS, AIS, RAISE vs Gibbs sweeps, one row per model.
+
+    The truth bracket [A, R] is drawn as a band with its midpoint T dashed;
+    on the RMSE panel the half-width h marks what the truth cannot resolve.
+    """
     use_style()
     models = list(dict.fromkeys(summary["model"]))
     fig, axes = plt.subplots(len(models), 2, figsize=(9, 3.4 * len(models)), squeeze=False)
+    b = bracket.set_index("model")
     for i, model in enumerate(models):
         sub = summary[summary["model"] == model]
         ax_m, ax_r = axes[i]
+        A, R = float(b.loc[model, "A"]), float(b.loc[model, "R"])
+        ax_m.axhspan(min(A, R), max(A, R), color="0.85", label="truth bracket [A, R]")
+        ax_m.axhline(0.5 * (A + R), color="k", ls="--", lw=1, label="T = (A + R) / 2")
         for m in ["RTS", "AIS", "RAISE"]:
             s = sub[sub["method"] == m].sort_values("sweeps")
-            ax_m.errorbar(s["sweeps"], s["mean"], yerr=s["sd"], fmt="o-", capsize=3, label=m)
-            ax_r.plot(s["sweeps"], s["rmse"], "o-", label=m)
-        ax_m.axhline(sub["truth"].iloc[0], color="k", ls="--", label="truth")
+            (line,) = ax_m.plot(s["sweeps"], s["mean"], "o-", label=m)
+            ax_m.fill_between(s["sweeps"], s["mean"] - s["se"], s["mean"] + s["se"], color=line.get_color(), alpha=0.25)
+            ax_r.plot(s["sweeps"], s["rmse"], "o-", color=line.get_color(), label=m)
+        h = abs(float(b.loc[model, "h"]))
+        if h > 0:
+            ax_r.axhline(h, color="k", ls=":", lw=1, label="bracket half-width h")
         for ax in (ax_m, ax_r):
             ax.set_xscale("log")
             ax.set_xlabel("Gibbs sweeps per chain")
             ax.legend(fontsize=7)
         ax_r.set_yscale("log")
-        ax_m.set_ylabel(f"RBM {model}: estimator mean")
-        ax_r.set_ylabel("estimator RMSE")
+        ax_m.set_ylabel(f"RBM {model}: mean log Z (+- s.e.)")
+        ax_r.set_ylabel("RMSE against T")
     finish(fig, path, caption_text)
 
 
-def plot_fig4(rmse: pd.DataFrame, path, caption_text: str) -> None:
-    """Bootstrap RMSE vs number of temperatures K."""
+def plot_fig4(summary: pd.DataFrame, path, caption_text: str) -> None:
+    """RMSE over independent runs against the truth T vs number of temperatures K (bracket half-width dotted)."""
     use_style()
     fig, ax = plt.subplots(figsize=(5.5, 4))
-    _rmse_panel(ax, rmse, "K", ["RTS", "TS", "MBAR", "TI", "TI-RB"], "estimator RMSE")
+    _rmse_panel(ax, summary, "K", ["RTS", "TS", "MBAR", "TI", "TI-RB"], "RMSE against T")
+    h = abs(float(summary["h"].iloc[0]))
+    if h > 0:
+        ax.axhline(h, color="k", ls=":", lw=1, label="bracket half-width h")
+        ax.legend(fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("number of temperatures K")
     finish(fig, path, caption_text)
 
 
 def plot_fig5(df: pd.DataFrame, path, caption_text: str) -> None:
-    """Mean train / validation log-likelihood during training: running RTS and AIS checkpoints."""
+    """Mean train / validation log-likelihood during training, from the running RTS estimate and AIS checkpoints.
+
+    AIS points carry +- one standard error over their replicates; a dashed
+    line shows a tracker whose log Z stays at the first record's.
+    """
     use_style()
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(df["iteration"], df["train_rts"], label="Train-RTS")
     ax.plot(df["iteration"], df["valid_rts"], label="Validation-RTS")
+    # frozen tracker: the mean -F(v) moves with training, its log Z stays at the first record's
+    frozen = df["train_rts"] + df["log_z_rts"] - df["log_z_rts"].iloc[0]
+    ax.plot(df["iteration"], frozen, color="0.5", ls="--", lw=1, label="Train, log Z frozen")
     a = df.dropna(subset=["train_ais"])
-    ax.plot(a["iteration"], a["train_ais"], "o", label="Train-AIS")
-    ax.plot(a["iteration"], a["valid_ais"], "s", label="Validation-AIS")
+    se = a["log_z_ais_se"] if "log_z_ais_se" in a.columns else None
+    ax.errorbar(a["iteration"], a["train_ais"], yerr=se, fmt="o", capsize=3, label="Train-AIS")
+    ax.errorbar(a["iteration"], a["valid_ais"], yerr=se, fmt="s", capsize=3, label="Validation-AIS")
     ax.set_xlabel("iteration (parameter update)")
     ax.set_ylabel("mean log-likelihood (nats)")
     ax.legend(fontsize=7)

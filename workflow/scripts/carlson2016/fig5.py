@@ -27,7 +27,7 @@ plot_fig5(
         K=cfg["K"],
         sweeps_per_update=cfg["sweeps_per_update"],
         alpha=cfg["alpha"],
-        AIS=f"{cfg['ais_runs']} runs x {cfg['ais_betas']} betas",
+        AIS=f"{cfg['ais_replicates']} replicates of {cfg['ais_runs']} runs x {cfg['ais_betas']} betas",
         optimizer="Adam (for RMSspectral)",
     ),
 )

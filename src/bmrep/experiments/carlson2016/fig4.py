@@ -8,25 +8,49 @@ import pandas as pd
 from ...estimators.base import base_log_partition
 from ...estimators.ladders import linear_betas
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
-from ...estimators.rts import rts_log_z, ts_log_z, uniform_log_prior
-from ...estimators.ti import ti_log_z
+from ...estimators.rts import uniform_log_prior
+from ...estimators.ti import binned_moments, integrate_trapezoid
 from ...models.rbm import RBM
 from ...sampling.simulated_tempering import temperature_conditional
-from ...seeds import rng as make_rng
 from .tempered import DTYPES, rbm_tempered_run
 
+# Samples whose q(beta | x) are held at once for TI-RB (a (chunk, K) array).
+RB_CHUNK = 20000
 
-def fig4_temperatures(
-    rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, seed: int, log_z_curve: tuple | None = None
+
+def rao_blackwell_ti(delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray) -> float:
+    """TI-RB (Carlson et al. 2016, eq. 21): trapezoid over the q-weighted means of Delta, in chunks.
+
+    The same estimate as :func:`bmrep.estimators.ti.ti_log_z`'s ``TI-RB``
+    (without ``log Z_1``), without holding the (N, K) matrix of q(beta | x):
+    10^6 samples at K = 1000 would need 8 GB.
+    """
+    s0 = np.zeros(betas.size)
+    s1 = np.zeros(betas.size)
+    for i in range(0, delta.size, RB_CHUNK):
+        d = delta[i : i + RB_CHUNK]
+        q = temperature_conditional(d, betas, log_prior, log_zhat)
+        s0 += q.sum(axis=0)
+        s1 += d @ q
+    return integrate_trapezoid(betas, s1 / s0)
+
+
+def fig4_run(
+    rbm: RBM, base_bias: np.ndarray, K: int, settings: dict, run: int, seed: int, model_name: str
 ) -> pd.DataFrame:
-    """Sec. 4.3 / Fig. 4 for one K: one long tempered run, bootstrap subsets, estimates per method.
+    """Sec. 4.3 / Fig. 4, one independent tempered run at K temperatures and its estimate per method.
 
-    ``log_z_curve`` = (betas, log Z(beta)) from a previous run initialises
-    log Zhat by interpolation ("or a better estimate, if known", sec. 2.4),
-    followed by ``init_iterations`` RTS iterations (0: none) and ``burn_in``
-    discarded sweeps; the next ``n_sweeps`` sweeps are recorded. MBAR runs on the first
-    ``n_bootstrap_mbar`` subsets and only for ``K <= mbar_max_K`` (pymbar's
-    cost grows fast with K, as the paper notes in sec. 4.3).
+    The run starts as Fig. 3's RTS does (the optional AIS pass along the
+    ladder for the starting log Zhat, then ``init_iterations`` initial
+    iterations), discards ``burn_in`` sweeps and records the next
+    ``n_sweeps`` sweeps of every chain. From all recorded samples: RTS
+    (eq. 12), TS (counts + 0.1), TI (trapezoid on the per-temperature means
+    of Delta, empty bins interpolated) and TI-RB (eq. 21); MBAR (pymbar) only
+    for ``K <= mbar_max_K``, on about ``mbar_samples`` samples thinned evenly
+    over the run (its cost grows fast with the sample count and K, sec. 4.3).
+    Every run has its own random streams and its own start, so the runs are
+    independent: their spread, not a bootstrap over one run's correlated
+    samples, is the error.
 
     Parameters
     ----------
@@ -35,68 +59,60 @@ def fig4_temperatures(
     K : int
         Number of linear inverse temperatures.
     settings : dict
-        ``n_chains``, ``dtype``, ``init_iterations``, ``init_sweeps``,
-        ``n_sweeps``, ``burn_in``, ``subset_size``, ``n_bootstrap``,
-        ``n_bootstrap_mbar``, ``mbar_max_K``.
-    seed : int
-        Root seed.
-    log_z_curve : tuple of ndarray or None
-        (betas, log Z(beta)) of a previous run.
+        ``n_chains``, ``dtype``, ``init``, ``init_iterations``,
+        ``init_sweeps``, ``burn_in``, ``n_sweeps``, ``mbar_max_K``,
+        ``mbar_samples``.
+    run, seed : int
+        The run's index and the root seed.
+    model_name : str
+        Names the model in the rows.
 
     Returns
     -------
     DataFrame
-        ``K``, ``bootstrap``, ``method``, ``estimate``, ``full_run_rts``,
-        ``init_converged_at``.
+        ``model``, ``K``, ``run``, ``method``, ``estimate``, ``stderr`` (the
+        run's stated error: the delta method for RTS and TS, pymbar's is not
+        computed, none for TI), ``init_converged_at``.
     """
-    n_chains = int(settings["n_chains"])
-    dtype = DTYPES[settings["dtype"]]
-    betas = linear_betas(int(K))
-    log_prior = uniform_log_prior(int(K))
-    lz0 = None if log_z_curve is None else np.interp(betas, log_z_curve[0], log_z_curve[1])
-    key = ("carlson2016", "fig4", int(K))
-    run = rbm_tempered_run(
+    K = int(K)
+    betas, log_prior = linear_betas(K), uniform_log_prior(K)
+    n_sweeps = int(settings["n_sweeps"])
+    result = rbm_tempered_run(
         rbm,
         base_bias,
         betas=betas,
         log_prior=log_prior,
-        n_chains=n_chains,
+        n_chains=int(settings["n_chains"]),
         init_iterations=int(settings["init_iterations"]),
         init_sweeps=int(settings["init_sweeps"]),
-        main_checkpoints=[int(settings["n_sweeps"])],
+        main_checkpoints=[n_sweeps],
         seed=seed,
-        key=key,
-        dtype=dtype,
-        log_zhat0=lz0,
+        key=("carlson2016", "fig4", model_name, K, int(run)),
+        dtype=DTYPES[settings["dtype"]],
+        init=settings["init"],
         record=True,
         burn_in=int(settings["burn_in"]),
     )
-    delta, kk = run.record.delta.ravel(), run.record.k.ravel().astype(np.int64)
-    lz = run.log_zhat
+    _, lz_rts, lz_ts, se_rts = result.checkpoints[-1]
+    delta, kk = result.record.delta, result.record.k.astype(np.int64)  # (n_sweeps, n_chains)
     log_z1 = base_log_partition(base_bias, rbm.n_hidden)
-    rng = make_rng(seed, *key, "bootstrap")
-    m = int(settings["subset_size"])
-    rows = []
-    for bidx in range(int(settings["n_bootstrap"])):
-        idx = rng.integers(0, delta.size, m)
-        d, k_ = delta[idx], kk[idx]
-        q = temperature_conditional(d, betas, log_prior, lz)
-        c = q.mean(axis=0)
-        est = {
-            "RTS": rts_log_z(np.log(c), log_prior, lz)[-1],
-            "TS": ts_log_z(np.bincount(k_, minlength=betas.size), log_prior, lz)[-1],
-        }
-        ti = ti_log_z(d, k_, betas, log_z1, log_prior=log_prior, log_zhat=lz)
-        est["TI"] = ti["TI-trapezoid"].estimate
-        est["TI-RB"] = ti["TI-RB"].estimate
-        if bidx < int(settings["n_bootstrap_mbar"]) and int(K) <= int(settings["mbar_max_K"]):
-            try:
-                est["MBAR"] = mbar_log_z(d, k_, betas, log_z1, uncertainty=False).estimate
-            except MBARConvergenceError:
-                est["MBAR"] = np.nan
-        for method, e in est.items():
-            rows.append({"K": int(K), "bootstrap": bidx, "method": method, "estimate": float(e)})
-    df = pd.DataFrame(rows)
-    df["full_run_rts"] = run.checkpoints[-1][1][-1]
-    df["init_converged_at"] = -1 if run.init.converged_at is None else run.init.converged_at
+    mean, _, _ = binned_moments(delta.ravel(), kk.ravel(), betas)
+    est = {
+        "RTS": (lz_rts[-1], se_rts[-1]),
+        "TS": (lz_ts[-1], result.stats.stderr(rao_blackwell=False)[-1]),
+        "TI": (log_z1 + integrate_trapezoid(betas, mean), np.nan),
+        "TI-RB": (log_z1 + rao_blackwell_ti(delta.ravel(), betas, log_prior, result.log_zhat), np.nan),
+    }
+    if K <= int(settings["mbar_max_K"]):
+        every = max(1, round(delta.size / int(settings["mbar_samples"])))  # sweeps between kept ones
+        try:
+            mbar = mbar_log_z(delta[::every].ravel(), kk[::every].ravel(), betas, log_z1, uncertainty=False).estimate
+        except MBARConvergenceError:
+            mbar = np.nan
+        est["MBAR"] = (mbar, np.nan)
+    df = pd.DataFrame([{"method": m, "estimate": float(e), "stderr": float(s)} for m, (e, s) in est.items()])
+    df.insert(0, "run", int(run))
+    df.insert(0, "K", K)
+    df.insert(0, "model", model_name)
+    df["init_converged_at"] = -1 if result.init.converged_at is None else result.init.converged_at
     return df

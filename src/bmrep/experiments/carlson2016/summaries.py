@@ -54,19 +54,70 @@ def fig2_rmse(estimates: pd.DataFrame) -> pd.DataFrame:
     return out.drop(columns=["sq_sd", "n_ok"])
 
 
-def fig3_summary(estimates: pd.DataFrame, truth: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 3: mean, sd, bias and RMSE per (model, method, sweeps) against each model's reference value."""
-    ref = truth[truth["method"] == "truth"].set_index("model")["estimate"]
-    d = estimates.copy()
-    d["truth"] = d["model"].map(ref)
-    out = rmse_table(d, ["model", "method", "sweeps"], "truth")
-    out["sd"] = d.groupby(["model", "method", "sweeps"])["estimate"].std(ddof=1).to_numpy()
+def fig3_bracket(truth_runs: pd.DataFrame) -> pd.DataFrame:
+    """The truth bracket per model from its long runs (spec sec. 4, fig3).
+
+    Parameters
+    ----------
+    truth_runs : DataFrame
+        One row per run: ``model``, ``method`` (AIS or RAISE), ``estimate``.
+
+    Returns
+    -------
+    DataFrame
+        Per ``model``: ``A``, ``A_se``, ``A_n`` (mean of the AIS runs, its
+        standard error over runs, their count), ``R``, ``R_se``, ``R_n``
+        (RAISE), the point truth ``T = (A + R) / 2`` and the half-width
+        ``h = (R - A) / 2``.
+    """
+    rows = []
+    for model, g in truth_runs.groupby("model", sort=False):
+        row = {"model": model}
+        for end, method in (("A", "AIS"), ("R", "RAISE")):
+            x = g.loc[g["method"] == method, "estimate"].to_numpy(np.float64)
+            row[end] = float(x.mean()) if x.size else np.nan
+            row[f"{end}_se"] = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else np.nan
+            row[f"{end}_n"] = int(x.size)
+        row["T"] = 0.5 * (row["A"] + row["R"])
+        row["h"] = 0.5 * (row["R"] - row["A"])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _with_spread(df: pd.DataFrame, by: list[str], truth) -> pd.DataFrame:
+    """:func:`rmse_table` plus the spread over repeats and the runs' own stated error beside it."""
+    out = rmse_table(df, by, truth)
+    g = df.groupby(by)
+    out["sd"] = g["estimate"].std(ddof=1).to_numpy()
+    out["se"] = out["sd"] / np.sqrt(out["n"])
+    if "stderr" in df.columns:  # the estimator's own error (delta method, ...): a diagnostic beside the repeats'
+        out["stated_se"] = g["stderr"].mean().to_numpy()
+        out["stated_over_sd"] = out["stated_se"] / out["sd"]
     return out
 
 
-def fig4_rmse(estimates: pd.DataFrame, truth: float) -> pd.DataFrame:
-    """Fig. 4: bootstrap RMSE per (K, method) against the reference log Z of Fig. 3."""
-    return rmse_table(estimates.dropna(subset=["estimate"]), ["K", "method"], float(truth))
+def fig3_summary(estimates: pd.DataFrame, bracket: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 3: per (model, method, sweeps) the mean, spread, bias and RMSE against the point truth T.
+
+    Columns of :func:`rmse_table` (``truth`` is T) plus ``sd`` and ``se``
+    over repeats, ``stated_se`` (the mean of the runs' own stated errors)
+    and ``stated_over_sd``, and the model's bracket ``A``, ``R``, ``h``.
+    """
+    b = bracket.set_index("model")
+    d = estimates.copy()
+    d["T"] = d["model"].map(b["T"])
+    out = _with_spread(d, ["model", "method", "sweeps"], "T")
+    for c in ("A", "R", "h"):
+        out[c] = out["model"].map(b[c])
+    return out
+
+
+def fig4_summary(estimates: pd.DataFrame, bracket: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 4: per (K, method) the mean, spread, bias and RMSE over independent runs against the truth T."""
+    row = bracket.set_index("model").loc[estimates["model"].iloc[0]]
+    out = _with_spread(estimates.dropna(subset=["estimate"]), ["K", "method"], float(row["T"]))
+    out["h"] = float(row["h"])
+    return out
 
 
 def exact_check_summary(table: pd.DataFrame) -> pd.DataFrame:
