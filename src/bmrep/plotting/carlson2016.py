@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import NullFormatter
 
 from .style import finish, use_style
 
@@ -146,6 +147,17 @@ def plot_fig2(rmse: pd.DataFrame, reference: pd.DataFrame, path, caption_text: s
     finish(fig, path, caption_text)
 
 
+def _half_width(ax, h: float, rmse) -> None:
+    """The truth bracket's half-width h on an RMSE panel (named only, if far below every RMSE shown)."""
+    h = abs(float(h))
+    label = f"bracket half-width h = {h:.2g}"
+    if h >= 0.1 * float(np.nanmin(rmse)):
+        ax.axhline(h, color="k", ls=":", lw=1, label=label)
+    else:  # a line there would stretch the log axis by decades
+        ax.plot([], [], color="k", ls=":", lw=1, label=f"{label} (below the axis)")
+    ax.legend(fontsize=7)
+
+
 def plot_fig3(summary: pd.DataFrame, bracket: pd.DataFrame, path, caption_text: str) -> None:
     """Mean (+- s.e. band over repeats) and RMSE against T of RTS, AIS, RAISE vs Gibbs sweeps, one row per model.
 
@@ -154,7 +166,7 @@ def plot_fig3(summary: pd.DataFrame, bracket: pd.DataFrame, path, caption_text: 
     """
     use_style()
     models = list(dict.fromkeys(summary["model"]))
-    fig, axes = plt.subplots(len(models), 2, figsize=(9, 3.4 * len(models)), squeeze=False)
+    fig, axes = plt.subplots(len(models), 2, figsize=(10, 3.4 * len(models)), squeeze=False)
     b = bracket.set_index("model")
     for i, model in enumerate(models):
         sub = summary[summary["model"] == model]
@@ -167,14 +179,13 @@ def plot_fig3(summary: pd.DataFrame, bracket: pd.DataFrame, path, caption_text: 
             (line,) = ax_m.plot(s["sweeps"], s["mean"], "o-", label=m)
             ax_m.fill_between(s["sweeps"], s["mean"] - s["se"], s["mean"] + s["se"], color=line.get_color(), alpha=0.25)
             ax_r.plot(s["sweeps"], s["rmse"], "o-", color=line.get_color(), label=m)
-        h = abs(float(b.loc[model, "h"]))
-        if h > 0:
-            ax_r.axhline(h, color="k", ls=":", lw=1, label="bracket half-width h")
+        _half_width(ax_r, b.loc[model, "h"], sub["rmse"])
         for ax in (ax_m, ax_r):
             ax.set_xscale("log")
             ax.set_xlabel("Gibbs sweeps per chain")
             ax.legend(fontsize=7)
         ax_r.set_yscale("log")
+        ax_r.yaxis.set_minor_formatter(NullFormatter())  # labelled minor ticks crowd into the left panel
         ax_m.set_ylabel(f"RBM {model}: mean log Z (+- s.e.)")
         ax_r.set_ylabel("RMSE against T")
     finish(fig, path, caption_text)
@@ -185,10 +196,7 @@ def plot_fig4(summary: pd.DataFrame, path, caption_text: str) -> None:
     use_style()
     fig, ax = plt.subplots(figsize=(5.5, 4))
     _rmse_panel(ax, summary, "K", ["RTS", "TS", "MBAR", "TI", "TI-RB"], "RMSE against T")
-    h = abs(float(summary["h"].iloc[0]))
-    if h > 0:
-        ax.axhline(h, color="k", ls=":", lw=1, label="bracket half-width h")
-        ax.legend(fontsize=7)
+    _half_width(ax, summary["h"].iloc[0], summary["rmse"])
     ax.set_xscale("log")
     ax.set_xlabel("number of temperatures K")
     finish(fig, path, caption_text)
