@@ -152,3 +152,20 @@ def test_proportion_difference_binomial_error():
     d = proportion_difference(0.9, 100, 0.2, 50)
     assert d.value == pytest.approx(0.7) and d.n == 50
     assert d.std_error == pytest.approx(math.sqrt(0.9 * 0.1 / 100 + 0.2 * 0.8 / 50))
+
+
+def test_an_undecided_estimate_is_inconclusive_whatever_its_numbers():
+    from bmrep.claims.core import NOT_APPLICABLE, Below, Claim, Estimate, Results, decide
+
+    clear = Estimate(5.0, 0.1, 20)  # far above 0: not reproduced by its numbers
+    claim = Claim(id="p/t/x", kind="one-sided", text="x is {threshold}", threshold=Below(0.0), metric=lambda r: clear)
+    assert decide(claim, Results({}, settings={}, profile="default")).verdict == "not reproduced"
+    held = Estimate(5.0, 0.1, 20, "numbers", undecided="the reference is too coarse")
+    claim = Claim(id="p/t/x", kind="one-sided", text="x is {threshold}", threshold=Below(0.0), metric=lambda r: held)
+    row = decide(claim, Results({}, settings={}, profile="default"))
+    assert row.verdict == "inconclusive" and row.needed_repeats == NOT_APPLICABLE
+    assert row.details == "numbers; undecided: the reference is too coarse"
+    parts = Claim(id="p/t/y", kind="all-of", text="each part is {threshold}", threshold=Below(0.0),
+                  metric=lambda r: [("a", Estimate(-5.0, 0.1, 20)), ("b", held)])  # fmt: skip
+    row = decide(parts, Results({}, settings={}, profile="default"))
+    assert row.verdict == "inconclusive" and row.needed_repeats == NOT_APPLICABLE

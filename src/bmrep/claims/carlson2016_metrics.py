@@ -256,7 +256,7 @@ def _fig5_checkpoints(r) -> tuple[pd.DataFrame, float]:
 def _not_moved(moved: float) -> str:
     """Why a tracker test is undecided when log Z barely moved."""
     return (f"log Z moved {moved:.2f} nats (needs > {FIG5_MIN_MOVE:g}) between the first and last checkpoint: "
-            "a tracker that never moved would pass, so undecided")  # fmt: skip
+            "a tracker that never moved would pass")  # fmt: skip
 
 
 def tracks_ais(r):
@@ -271,11 +271,13 @@ def tracks_ais(r):
     still = moved <= FIG5_MIN_MOVE
     parts = []
     for _, row in ck.iterrows():
-        s = math.nan if still else float(row["log_z_ais_se"])
-        gap = Estimate(float(row["train_rts"] - row["train_ais"]), s, int(row["ais_n"]))
+        gap = Estimate(
+            float(row["train_rts"] - row["train_ais"]),
+            float(row["log_z_ais_se"]),
+            int(row["ais_n"]),
+            undecided=_not_moved(moved) if still else None,
+        )
         parts.append((f"update {int(row['iteration'])}", gap))
-    if still:  # said once, on the first part
-        parts[0] = (f"{parts[0][0]} ({_not_moved(moved)})", parts[0][1])
     return parts
 
 
@@ -294,5 +296,5 @@ def beats_frozen_tracker(r):
                f"after the first; log Z (AIS) moved {moved:.2f} nats")  # fmt: skip
     est = paired_difference(rts, frozen, details)
     if moved <= FIG5_MIN_MOVE:
-        return Estimate(est.value, math.nan, est.n, f"{details}; {_not_moved(moved)}")
+        return Estimate(est.value, est.std_error, est.n, details, undecided=_not_moved(moved))
     return est

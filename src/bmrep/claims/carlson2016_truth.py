@@ -68,14 +68,12 @@ def bracket_closure(at_lower: Estimate, at_upper: Estimate, bracket, threshold, 
     if verdicts["A"] == verdicts["R"]:  # inconclusive at both: more repeats would tell
         e = min(ends.values(), key=lambda x: _verdict_margin(x, threshold))
         return Estimate(e.value, e.std_error, e.n, f"{what}; {at}; inconclusive at both ends")
-    s = max(eA.std_error, eR.std_error)
-    widened = s + abs(eA.value - eR.value) / (2 * V.k_factor(n)) if n >= 2 else math.nan
     return Estimate(
         0.5 * (eA.value + eR.value),
-        widened,
+        max(eA.std_error, eR.std_error),
         n,
-        f"{what}; {at}; the bracket is too wide to decide (a longer truth, not more repeats, would tell): "
-        "the estimate is the ends' midpoint, its s.e. widened by their spread",
+        f"{what}; {at}; the estimate is the ends' midpoint",
+        undecided="the truth bracket is too wide (a longer truth, not more repeats, would tell)",
     )
 
 

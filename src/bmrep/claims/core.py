@@ -50,6 +50,9 @@ class Estimate:
 
     ``successes`` marks a proportion (``value = successes / n``), decided by
     the Wilson interval. ``details`` is free text shown in the summary.
+    ``undecided`` (a reason) makes the verdict inconclusive whatever the
+    numbers, for a cause more repeats would not remove (a truth bracket too
+    wide, a tracker that had nothing to track): its needed_repeats is "n/a".
     """
 
     value: float
@@ -57,6 +60,7 @@ class Estimate:
     n: int = 1
     details: str = ""
     successes: float | None = None
+    undecided: str | None = None
 
 
 def _num(x: float) -> str:
@@ -214,7 +218,7 @@ class ClaimResult:
     claim: Claim
     verdict: str
     estimate: Estimate | None
-    needed_repeats: int | None
+    needed_repeats: int | str | None  # NOT_APPLICABLE for an undecided estimate
     profile: str
     details: str = ""
     parts: tuple = field(default=())
@@ -241,7 +245,13 @@ class ClaimResult:
 
 
 def _decide_one(claim: Claim, est: Estimate):
+    if est.undecided:
+        return V.INCONCLUSIVE, NOT_APPLICABLE
     return claim.threshold.decide(est, exact=claim.kind == "exact")
+
+
+# needed_repeats of an inconclusive row that more repeats would not decide (Estimate.undecided).
+NOT_APPLICABLE = "n/a"
 
 
 def decide(claim: Claim, results: Results) -> ClaimResult:
@@ -259,12 +269,16 @@ def decide(claim: Claim, results: Results) -> ClaimResult:
             raise ValueError(f"{claim.id}: an all-of claim needs at least one part")
         verdict, needed = V.combine_all_of([(v, n) for _, _, v, n in parts])
         worst = min(parts, key=lambda p: (p[2] == V.REPRODUCED, p[3] or 0))
-        details = "; ".join(f"{label}: {_short(est)} {v}" for label, est, v, _ in parts)
+        details = "; ".join(
+            f"{label}: {_short(est)} {v}" + (f" (undecided: {est.undecided})" if est.undecided else "")
+            for label, est, v, _ in parts
+        )
         return ClaimResult(claim, verdict, worst[1], needed, profile, details, parts)
     if not isinstance(out, Estimate):
         raise TypeError(f"{claim.id}: metric returned {type(out).__name__}, expected an Estimate")
     verdict, needed = _decide_one(claim, out)
-    return ClaimResult(claim, verdict, out, needed, profile, out.details)
+    details = f"{out.details}; undecided: {out.undecided}" if out.undecided else out.details
+    return ClaimResult(claim, verdict, out, needed, profile, details)
 
 
 def _short(est: Estimate) -> str:

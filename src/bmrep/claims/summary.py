@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..io import write_csv, write_text
-from .core import COLUMNS, ClaimResult
+from .core import COLUMNS, NOT_APPLICABLE, ClaimResult
 from .verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, VERDICTS
 
 MARK = {REPRODUCED: "✅", NOT_REPRODUCED: "❌", INCONCLUSIVE: "❔", NOT_RUN: "⏸"}
@@ -93,6 +93,8 @@ def format_estimate(row) -> str:
 def _needed(row) -> str:
     if row["verdict"] != INCONCLUSIVE:
         return ""
+    if row["needed_repeats"] == NOT_APPLICABLE:
+        return "n/a (more repeats would not decide it: see details)"
     return row["needed_repeats"] or "> 10^6 (effect too small to decide)"
 
 

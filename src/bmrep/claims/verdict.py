@@ -145,4 +145,5 @@ def combine_all_of(parts: list[tuple[str, int | None]]):
     needs = [n for v, n in parts if v == INCONCLUSIVE]
     if any(n is None for n in needs):
         return INCONCLUSIVE, None
-    return INCONCLUSIVE, max(needs)
+    counts = [n for n in needs if isinstance(n, int)]
+    return INCONCLUSIVE, max(counts) if counts else needs[0]  # "n/a" only when no part can be decided by repeats
