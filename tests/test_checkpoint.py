@@ -20,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from bmrep.learning import checkpoint as ckpt_mod
@@ -369,3 +370,31 @@ def test_sigkilled_training_resumes(tmp_path):
         assert sorted(a.files) == sorted(b.files)
         for k in a.files:
             assert np.array_equal(a[k], b[k]), k
+
+
+def test_carlson2016_fig5_training_resumes_bit_identically(tmp_path):
+    """Fig. 5's tempered training (persistent tempered chains, running RTS log Z, AIS checkpoints) resumes exactly."""
+    from bmrep.experiments.carlson2016.fig5 import fig5_track_training
+
+    g = np.random.default_rng(0)
+    X = (g.random((60, 12)) < 0.3).astype(np.float64)
+    settings = {"n_hidden": 6, "batch_size": 10, "pretrain_updates": 20, "pretrain_learning_rate": 0.01, "K": 6,
+                "prior_rate": 2.0, "n_chains": 8, "sweeps_per_update": 3, "init_iterations": 2, "init_sweeps": 5,
+                "n_updates": 24, "learning_rate": 0.01, "alpha": 0.2, "record_every": 4, "ais_every": 8,
+                "ais_replicates": 2, "ais_runs": 5, "ais_betas": 20}  # fmt: skip
+
+    class KilledAfterSave(Checkpoint):
+        def save(self, done, state, what="update"):
+            super().save(done, state, what)
+            if done == 8:
+                raise Killed
+
+    rbm0, df0, _ = fig5_track_training(X[:45], X[45:], settings, 7)
+    with pytest.raises(Killed):
+        fig5_track_training(X[:45], X[45:], settings, 7, checkpoint=KilledAfterSave(tmp_path / "f.ckpt.npz", 8, "k"))
+    lines = []
+    ck = Checkpoint(tmp_path / "f.ckpt.npz", 8, "k", log=lines.append)
+    rbm1, df1, _ = fig5_track_training(X[:45], X[45:], settings, 7, checkpoint=ck)
+    assert any("resuming" in x and "update 8" in x for x in lines), lines
+    _same(rbm0.params(), rbm1.params(), "params")
+    pd.testing.assert_frame_equal(df0, df1)

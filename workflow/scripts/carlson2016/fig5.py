@@ -6,7 +6,7 @@ from bmrep.experiments.carlson2016.fig5 import fig5_track_training
 from bmrep.io import load_npz, save_model, write_csv
 from bmrep.plotting.carlson2016 import plot_fig5
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
+from bmrep.runtime import setup_job, training_checkpoint
 from bmrep.seeds import rng
 
 log, cfg = setup_job(snakemake)  # noqa: F821
@@ -14,7 +14,8 @@ sm = snakemake  # noqa: F821
 X = load_npz(sm.input.data)["X_train"].astype(np.float64)
 perm = rng(int(sm.params.seed), "carlson2016", "fig5", "split").permutation(len(X))
 n_valid = int(round(cfg["validation_fraction"] * len(X)))
-rbm, df, meta = fig5_track_training(X[perm[n_valid:]], X[perm[:n_valid]], cfg, int(sm.params.seed), log)
+checkpoint = training_checkpoint(sm, log)
+rbm, df, meta = fig5_track_training(X[perm[n_valid:]], X[perm[:n_valid]], cfg, int(sm.params.seed), log, checkpoint)
 write_csv(sm.output.csv, df)
 save_model(sm.output.model, rbm.params(), meta)
 plot_fig5(
@@ -31,3 +32,4 @@ plot_fig5(
         optimizer="Adam (for RMSspectral)",
     ),
 )
+checkpoint.clear()

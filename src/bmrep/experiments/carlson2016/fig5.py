@@ -12,8 +12,10 @@ from ...estimators.base import base_log_partition, data_marginal_base_bias
 from ...estimators.ladders import linear_betas
 from ...estimators.rts import exponential_log_prior, initial_iterations, partial_update, run_simulated_tempering
 from ...learning.cd import train_rbm
+from ...learning.checkpoint import Checkpoint, resume, save_if_due
 from ...learning.optimizers import Adam
 from ...models.rbm import RBM
+from ...progress import track
 from ...sampling.operators import Gibbs
 from ...sampling.simulated_tempering import RBMTemperingState, log_temperature_conditional, rbm_step
 from ...sampling.streams import ChainStreams
@@ -22,7 +24,12 @@ from . import PAPER
 
 
 def fig5_track_training(
-    X_train: np.ndarray, X_valid: np.ndarray, settings: dict, seed: int, log=None
+    X_train: np.ndarray,
+    X_valid: np.ndarray,
+    settings: dict,
+    seed: int,
+    log=None,
+    checkpoint: Checkpoint | None = None,
 ) -> tuple[RBM, pd.DataFrame, dict]:
     """Sec. 4.4 / Fig. 5: RBM training with tempered persistent chains and a running RTS log Z.
 
@@ -50,6 +57,9 @@ def fig5_track_training(
         Root seed.
     log : logging.Logger or None
         Receives one line per AIS checkpoint.
+    checkpoint : Checkpoint or None
+        Saves the update loop's whole state every ``checkpoint.every`` updates;
+        a rerun resumes from it with the same numbers (bmrep.learning.checkpoint).
 
     Returns
     -------
@@ -156,8 +166,37 @@ def fig5_track_training(
                 )  # fmt: skip
         rows.append(row)
 
+    def snapshot() -> dict:
+        # everything the update loop changes, every random stream included (bit-identical resume)
+        return {
+            "params": {name: a.copy() for name, a in params.items()},
+            "optimizer": opt.get_state(),
+            "v": state.v.copy(),
+            "h": state.h.copy(),
+            "streams": streams.get_state(),
+            "trng": trng.bit_generator.state,
+            "rng": rng.bit_generator.state,
+            "log_zhat": lz.copy(),
+            "k": np.asarray(k).copy(),
+            "rows": [dict(r) for r in rows],
+        }
+
+    def restore(saved: dict) -> None:
+        nonlocal lz, k
+        for name, a in params.items():
+            a[...] = saved["params"][name]
+        opt.set_state(saved["optimizer"])
+        state.v[...], state.h[...] = saved["v"], saved["h"]
+        streams.set_state(saved["streams"])
+        trng.bit_generator.state, rng.bit_generator.state = saved["trng"], saved["rng"]
+        lz, k = np.asarray(saved["log_zhat"]).copy(), np.asarray(saved["k"]).copy()
+        rows[:] = [dict(r) for r in saved["rows"]]
+
     record(0, lz)
-    for t in range(1, n_updates + 1):
+    # The pretraining and the initial iterations above are rerun (they are short and seeded);
+    # the checkpoint then overrides every state the update loop changes.
+    done = resume(checkpoint, restore)
+    for t in track(range(done + 1, n_updates + 1), "fig5 training updates"):
         state.set_rbm(rbm)
         stats, k, _ = run_simulated_tempering(
             state,
@@ -188,6 +227,7 @@ def fig5_track_training(
         lz = partial_update(lz, stats.log_c, log_prior, alpha)
         if t % int(settings["record_every"]) == 0 or t % ais_every == 0 or t == n_updates:
             record(t, lz)
+        save_if_due(checkpoint, t, n_updates, snapshot)
     meta = {
         "paper": PAPER,
         "n_visible": int(X.shape[1]),
