@@ -102,3 +102,21 @@ def test_cost_scaling_names_real_rules_and_config_keys():
     assert set(scaling) <= rules, set(scaling) - rules
     for rule, keys in scaling.items():
         assert costs.scale_factor(keys, default, paper) > 0, rule
+
+
+@pytest.mark.workflow
+def test_slurm_dry_run_shows_the_measured_resources():
+    """The SLURM profile's per-rule resources are the measured table's (``make costs``), as a dry run prints them."""
+    from conftest import ROOT, run_snakemake
+
+    table = pd.read_csv(ROOT / "config/costs.csv").dropna(subset=["runtime_min"]).set_index("rule")
+    rule = table["paper_core_hours"].idxmax()  # the costliest rule of the paper profile
+    runtime, mem = int(table.loc[rule, "runtime_min"]), int(table.loc[rule, "mem_mb"])
+    proc = run_snakemake(
+        "-n", "--forceall", "--profile", "profiles/slurm", "all", "--configfile", "config/paper.yaml", timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout + proc.stderr
+    block = out[out.index(f"rule {rule}:") :]
+    resources = block[block.index("resources:") :].splitlines()[0]
+    assert f"mem_mb={mem}," in resources and f"runtime={runtime}," in resources, resources
