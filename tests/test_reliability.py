@@ -172,7 +172,8 @@ def test_stale_temporary_files_of_a_killed_write_are_removed(tmp_path):
 
 
 # 6. Progress: a line per tenth of the work with elapsed and remaining time; nested loops stay quiet.
-def test_progress_reports_each_tenth_once(caplog):
+def test_progress_reports_each_tenth_once(caplog, monkeypatch):
+    monkeypatch.setenv("BMREP_PROGRESS_AFTER", "0")
     caplog.set_level(logging.INFO, logger="bmrep.progress")
     total = 0
     for i in track(range(25), "updates"):
@@ -183,6 +184,22 @@ def test_progress_reports_each_tenth_once(caplog):
     assert lines[0].startswith("updates: 3/25 (12%)") and lines[-1].startswith("updates: 25/25 (100%)")
     assert "elapsed" in lines[-1] and "0:00 left" in lines[-1]
     assert total == 3 * sum(range(25))
+
+
+def test_progress_is_quiet_for_short_loops_and_reports_long_ones_from_the_threshold(caplog, monkeypatch):
+    clock = iter(range(1000))  # each call of the clock advances one second
+    monkeypatch.setattr("bmrep.progress.time.monotonic", lambda: float(next(clock)))
+    caplog.set_level(logging.INFO, logger="bmrep.progress")
+    monkeypatch.setenv("BMREP_PROGRESS_AFTER", "5")
+    list(track(range(4), "short"))  # ends before 5 s: no line
+    assert not caplog.records
+    list(track(range(20), "long"))  # marks every 2 items; the clock reads 1 s more per mark
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines[0].startswith("long: 10/20 (50%), 0:05 elapsed") and lines[-1].startswith("long: 20/20 (100%)")
+    assert len(lines) == 6, lines
+    monkeypatch.setenv("BMREP_PROGRESS_AFTER", "soon")
+    with pytest.raises(ValueError, match="BMREP_PROGRESS_AFTER"):
+        list(track(range(3), "bad"))
 
 
 # 7. One BLAS thread per job (determinism), documented with how to change it.

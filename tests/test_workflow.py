@@ -90,6 +90,8 @@ def test_smoke_profile_end_to_end(tmp_path):
         f"results_dir={res}",
         f"figures_dir={fig}",
         timeout=900,
+        # Smoke loops last well under the 10 s after which a loop reports; report them all.
+        env={"BMREP_PROGRESS_AFTER": "0"},
     )
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
     summary = pd.read_csv(res / "replication_summary.csv", dtype=str, keep_default_na=False)
