@@ -3,7 +3,7 @@
 #   make test             # the test suite
 # make run PROFILE=smoke|paper runs another profile; TARGET=<rule or file> one part
 # (e.g. TARGET=figures/saul1996/fig5.png); an interrupted run resumes with the same command.
-# Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make costs, make bench.
+# Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make costs, make timeline, make bench.
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 PYX    := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.h')
 SNAKE  := $(BIN)/snakemake
 
-.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test paper-dryrun lint report costs bench clean
+.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test paper-dryrun lint report costs timeline bench clean
 
 $(STAMP): pyproject.toml setup.py $(PYX)
 	@command -v chromium >/dev/null || $(MAKE) --no-print-directory chromium
@@ -78,6 +78,9 @@ report: $(STAMP)
 # core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default run.
 costs: $(STAMP)
 	$(BIN)/python -m bmrep.costs results/logs
+
+timeline: $(STAMP)
+	$(BIN)/python -m bmrep.timeline results/logs all
 
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done

@@ -25,6 +25,7 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"diagnostics"}), False),
     (frozenset({"experiments"}), False),
     (frozenset({"claims", "plotting", "runtime", "trace", "cli", "costs"}), False),
+    (frozenset({"timeline"}), False),
 ]
 # Edges forbidden although they point down: experiments do no file I/O (HELPERS.md, issue 16).
 FORBIDDEN = frozenset({("experiments", "io")})

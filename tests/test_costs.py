@@ -120,3 +120,38 @@ def test_slurm_dry_run_shows_the_measured_resources():
     block = out[out.index(f"rule {rule}:") :]
     resources = block[block.index("resources:") :].splitlines()[0]
     assert f"mem_mb={mem}," in resources and f"runtime={runtime}," in resources, resources
+
+
+# make timeline: the longest jobs, CPU per paper, and the critical path through the rule graph.
+DOT = """digraph snakemake_dag {
+    0[label = "all", color = "0.00 0.6 0.85", style="rounded"];
+    1[label = "saul1996_fig5", color = "0.5 0.6 0.85", style="rounded"];
+    2[label = "saul1996_fig5_shard", color = "0.5 0.6 0.85", style="rounded"];
+    3[label = "carlson2016_fig1", color = "0.5 0.6 0.85", style="rounded"];
+    4[label = "data_mnist", color = "0.5 0.6 0.85", style="rounded"];
+    1 -> 0
+    2 -> 1
+    4 -> 2
+    3 -> 0
+    4 -> 3
+}"""
+
+
+def test_the_critical_path_follows_the_rule_graph_and_each_rules_slowest_job(tmp_path):
+    from bmrep import timeline
+
+    needs = timeline.parse_rule_graph(DOT)
+    assert needs["all"] == {"saul1996_fig5", "carlson2016_fig1"} and needs["saul1996_fig5_shard"] == {"data_mnist"}
+    jobs = [("data_mnist", 5, 6), ("saul1996_fig5_shard", 40, 50), ("saul1996_fig5_shard", 70, 80),
+            ("saul1996_fig5", 2, 3), ("carlson2016_fig1", 100, 110)]  # fmt: skip
+    for i, (rule, cpu, wall) in enumerate(jobs):
+        _job_log(tmp_path / f"{rule}_{i}.log", rule, cpu, wall, 100)
+    measured = costs.measure_jobs(tmp_path)
+    # data (6) -> fig5 shard (slowest 80) -> fig5 (3) = 89 s < data (6) -> fig1 (110) = 116 s
+    length, chain = timeline.critical_path(needs, measured.groupby("rule")["wall_s"].max().to_dict())
+    assert length == 116 and chain == ["data_mnist", "carlson2016_fig1", "all"]
+    text = timeline.report(measured, needs, n=2)
+    assert "5 jobs; CPU total 3.6 core-min" in text  # 217 s
+    top = text.split("longest jobs")[1].split("CPU per paper")[0]
+    assert "carlson2016_fig1" in top and "saul1996_fig5_shard" in top and "data_mnist" not in top
+    assert " 2 cores: at least 1.9 min" in text  # max(217 / 2, 116) s

@@ -37,20 +37,25 @@ MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
 BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
 
 
-def measure(logs_dir: str | Path) -> pd.DataFrame:
-    """One row per rule from the job logs under ``logs_dir``: jobs, CPU per job (mean, max), wall max, peak MB."""
+def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
+    """One row per finished job from the logs under ``logs_dir``: rule, cpu_s, wall_s, rss_mb, log."""
     rows = []
     for log in sorted(Path(logs_dir).rglob("*.log")):
         text = log.read_text(errors="replace")
         rule, used = RULE.search(text), USED.findall(text)
         if rule and used:
             cpu, wall, rss = map(float, used[-1])
-            rows.append({"rule": rule.group(1), "cpu_s": cpu, "wall_s": wall, "rss_mb": rss})
+            rows.append({"rule": rule.group(1), "cpu_s": cpu, "wall_s": wall, "rss_mb": rss, "log": str(log)})
     if not rows:
         raise FileNotFoundError(f"{logs_dir}: no job log with a resources line (run the profile first)")
-    df = pd.DataFrame(rows)
+    return pd.DataFrame(rows)
+
+
+def measure(logs_dir: str | Path) -> pd.DataFrame:
+    """One row per rule from the job logs under ``logs_dir``: jobs, CPU per job (mean, max), wall max, peak MB."""
     return (
-        df.groupby("rule")
+        measure_jobs(logs_dir)
+        .groupby("rule")
         .agg(
             jobs=("cpu_s", "size"),
             cpu_s_mean=("cpu_s", "mean"),
