@@ -35,8 +35,16 @@ __all__ = [
 ]
 
 
-def log_partition(rbm: RBM, beta: float = 1.0, base_bias=None) -> float:
-    """Exact ``log Z_beta`` by enumerating the smaller layer (chunked, log domain).
+def log_partition(
+    rbm: RBM, beta: float = 1.0, base_bias=None, *, layer: str | None = None, chunk_bits: int | None = None
+) -> float:
+    """Exact ``log Z_beta`` by enumerating one layer in blocks of ``2^chunk_bits`` states (log domain).
+
+    The other layer is summed out analytically (its free energy), each block
+    is reduced by a log-sum-exp in float64 and the blocks' values by another,
+    so memory is bounded by one block (``2^chunk_bits x`` the other layer's
+    size) whatever the enumerated layer's size: a 784-20 RBM's 2^20 hidden
+    states take seconds, 2^25 under a minute per 1e10 multiply-adds.
 
     Parameters
     ----------
@@ -45,6 +53,13 @@ def log_partition(rbm: RBM, beta: float = 1.0, base_bias=None) -> float:
         Inverse temperature of the tempered family (Carlson et al. 2016, eq. 2).
     base_bias : array (n_visible,) or None
         Logits ``a`` of the base distribution on v (None: uniform).
+    layer : {"visible", "hidden"} or None
+        The layer to enumerate (None: the smaller one, the visible on a tie).
+        Both give the same Z; tests compare them where both are feasible.
+    chunk_bits : int or None
+        Block size (log2 of the states per block; None: :data:`CHUNK_BITS`):
+        larger blocks use more memory, smaller ones more Python overhead; the
+        sum is the same.
 
     Returns
     -------
@@ -52,16 +67,23 @@ def log_partition(rbm: RBM, beta: float = 1.0, base_bias=None) -> float:
         ``log sum_{v,h} exp(-beta E(v,h) + (1-beta) a.v)``.
     """
     n, m = rbm.n_visible, rbm.n_hidden
-    if min(n, m) > MAX_ENUM_UNITS:
-        raise ValueError(
-            f"log_partition: smaller layer has {min(n, m)} units, more than {MAX_ENUM_UNITS} cannot be enumerated"
-        )
-    if n <= m:
+    if layer is None:
+        layer = "visible" if n <= m else "hidden"
+    if layer == "visible":
         k, free = n, lambda s: tempered_free_energy_v(rbm, s, beta, base_bias)
-    else:
+    elif layer == "hidden":
         k, free = m, lambda s: tempered_free_energy_h(rbm, s, beta, base_bias)
+    else:
+        raise ValueError(f"layer must be 'visible', 'hidden' or None, got {layer!r}")
+    if k > MAX_ENUM_UNITS:
+        raise ValueError(
+            f"log_partition: the {layer} layer has {k} units, more than {MAX_ENUM_UNITS} cannot be enumerated"
+        )
+    chunk_bits = CHUNK_BITS if chunk_bits is None else int(chunk_bits)
+    if chunk_bits < 0:
+        raise ValueError(f"chunk_bits must be >= 0, got {chunk_bits}")
     total = 2**k
-    chunk = 2**CHUNK_BITS
+    chunk = 2**chunk_bits
     parts = []
     for start in range(0, total, chunk):
         states = states_range(start, min(start + chunk, total), k, dtype=np.float64)
