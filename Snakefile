@@ -41,6 +41,7 @@ include: "workflow/rules/yokoyama2019.smk"
 include: "workflow/rules/salakhutdinov2010.smk"
 include: "workflow/rules/carlson2016.smk"
 include: "workflow/rules/bruegge2013.smk"
+include: "workflow/rules/calibration.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -9,12 +9,13 @@ changes numbers on purpose says why and rewrites it.
 What is hashed is the numbers, not provenance: JSON sidecar keys that record
 time, versions, the settings echo or an archive's checksum are dropped (a
 sidecar left empty by that, an intermediate's checksum, is no result); CSVs and npz archives are
-hashed by content. Logs and the rendered claims/summary files (a presentation
+hashed by content, without columns of measured CPU time (:data:`VOLATILE_COLUMNS`). Logs and the rendered claims/summary files (a presentation
 of the numbers, whose format the claim framework owns) are not results here.
 """
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
 import json
@@ -30,7 +31,10 @@ SKIP_SUFFIXES = (".log", ".html", ".png")
 # and the SHA-256 of an archive (bmrep.io sidecars) whose arrays are hashed themselves.
 VOLATILE_KEYS = ("seconds", "training_seconds", "seconds_per_update", "train_seconds_per_update",
                  "numpy_version", "package_version", "python_version", "settings", "written_at_unix",
-                 "sha256")  # fmt: skip
+                 "sha256", "exact_seconds")  # fmt: skip
+# Measured CPU time as a table column or an npz array (the calibration study's cost): not hashed.
+# A CSV or archive without such a column is hashed exactly as before.
+VOLATILE_COLUMNS = ("cpu_seconds", "cpu_seconds_se")
 
 
 def _strip(obj):
@@ -52,13 +56,32 @@ def file_digest(path: Path) -> str:
         h.update(json.dumps(_strip(json.loads(path.read_text())), sort_keys=True).encode())
     elif path.suffix == ".npz":
         with np.load(path, allow_pickle=False) as z:
-            for key in sorted(z.files):
+            for key in sorted(k for k in z.files if k not in VOLATILE_COLUMNS):
                 a = z[key]
                 h.update(f"{key}:{a.dtype.str}:{a.shape}".encode())
                 h.update(np.ascontiguousarray(a).tobytes())
+    elif path.suffix == ".csv" and _volatile_columns(path):
+        h.update(_without_volatile_columns(path))
     else:
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def _volatile_columns(path: Path) -> bool:
+    with open(path, newline="") as f:
+        return bool(set(next(csv.reader(f), [])) & set(VOLATILE_COLUMNS))
+
+
+def _without_volatile_columns(path: Path) -> bytes:
+    """The CSV's bytes with the :data:`VOLATILE_COLUMNS` dropped (rewritten by the csv module)."""
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    keep = [i for i, name in enumerate(rows[0]) if name not in VOLATILE_COLUMNS]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for row in rows:
+        w.writerow([row[i] for i in keep])
+    return buf.getvalue().encode()
 
 
 def _checksum_only(path: Path) -> bool:

@@ -16,7 +16,8 @@ from bmrep.seeds import shard_ranges
 # The software environment of all rules (for conda users, --sdm conda).
 CONDA_ENV = str(Path(workflow.basedir) / "environment.yml")
 
-PAPERS = ["saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013"]
+# the five papers, then the calibration study beyond them (issue 23), a section like a paper
+PAPERS = ["saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013", "calibration"]
 PROFILE = config["profile"]
 SEED = int(config["seed"])
 RESULTS = config["results_dir"].rstrip("/")

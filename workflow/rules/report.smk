@@ -7,6 +7,7 @@ PAPER_TITLES = {
     "salakhutdinov2010": "Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC",
     "carlson2016": "Carlson, Stinson, Pakman & Paninski (2016), Partition functions from Rao-Blackwellized tempered sampling",
     "bruegge2013": "Brügge, Fischer & Igel (2013), The flip-the-state transition operator for RBMs",
+    "calibration": "Beyond the papers: partition-function estimators against exact log Z (issue 23)",
 }
 
 

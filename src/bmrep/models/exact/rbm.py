@@ -31,6 +31,7 @@ __all__ = [
     "mean_log_likelihood",
     "joint_probabilities",
     "sample_exact",
+    "sample_exact_hidden_blocks",
     "tempered_delta_moments",
 ]
 
@@ -147,6 +148,48 @@ def sample_exact(rbm: RBM, n: int, rng: np.random.Generator) -> tuple[np.ndarray
     else:
         H = S
         V = (rng.random((n, nv)) < sigmoid(H @ W.T + rbm.b)).astype(np.float64)
+    return V, H
+
+
+def sample_exact_hidden_blocks(
+    rbm: RBM, n: int, rng: np.random.Generator, chunk_bits: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` independent exact samples (V, H), the hidden layer enumerated in blocks (memory bounded).
+
+    For a wide visible layer (784 MNIST pixels) :func:`sample_exact` would
+    hold every hidden state's ``n_visible`` inputs at once. Here the exact
+    marginal p(h) ∝ exp(-F(h)) is sampled in two passes over blocks of
+    ``2^chunk_bits`` hidden states: the first gives each block's mass
+    (log-sum-exp), the draws are split over blocks multinomially, and the
+    second draws within each block that received any; v is then drawn from
+    p(v | h). Up to 25 hidden units.
+
+    Returns
+    -------
+    V, H : ndarray, float64 0/1, shapes (n, n_visible) and (n, n_hidden)
+    """
+    m = rbm.n_hidden
+    if m > MAX_ENUM_UNITS:
+        raise ValueError(f"sample_exact_hidden_blocks: {m} hidden units, at most {MAX_ENUM_UNITS}")
+    chunk = 2 ** (CHUNK_BITS if chunk_bits is None else int(chunk_bits))
+    starts = list(range(0, 2**m, chunk))
+
+    def block_log_weights(start):
+        return -rbm.free_energy_h(states_range(start, min(start + chunk, 2**m), m, dtype=np.float64))
+
+    log_mass = np.array([logsumexp(block_log_weights(s)) for s in starts])
+    counts = rng.multinomial(int(n), np.exp(log_mass - logsumexp(log_mass)))
+    H = np.empty((int(n), m))
+    filled = 0
+    for start, count in zip(starts, counts, strict=True):
+        if count == 0:
+            continue
+        lw = block_log_weights(start)
+        idx = rng.choice(lw.size, size=int(count), p=np.exp(lw - logsumexp(lw)))
+        H[filled : filled + count] = states_range(start, start + lw.size, m, dtype=np.float64)[idx]
+        filled += count
+    H = H[rng.permutation(int(n))]  # the blocks' order is not a sample's
+    V = (rng.random((int(n), rbm.n_visible)) < sigmoid(H @ np.asarray(rbm.W, np.float64).T + rbm.b)).astype(np.float64)
     return V, H
 
 
