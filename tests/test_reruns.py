@@ -22,11 +22,11 @@ from conftest import ROOT, copy_checkout, snakemake_in
 
 pytestmark = pytest.mark.workflow
 
-PAPERS = ["saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013"]
+PAPERS = ["saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013", "calibration"]
 # Jobs that train models: the rules named so, Brügge's learning shards (one
 # training run per recipe) and *_models rules, Yokoyama's shards (each trains
-# its RBMs).
-TRAINING = re.compile(r"pretrain|train|learning_shard|_models$|yokoyama2019_(kld|drbm)_shard")
+# its RBMs), the calibration study's model jobs (training and exact log Z).
+TRAINING = re.compile(r"pretrain|train|learning_shard|_models$|yokoyama2019_(kld|drbm)_shard|calibration_model$")
 
 
 @pytest.fixture(scope="module")
@@ -133,6 +133,7 @@ def test_comment_in_ais_reruns_no_training(workspace):
     with edited(path, path.read_text(encoding="utf-8") + "\n# a comment\n"):
         jobs, out = planned(workspace)
     assert "carlson2016_fig3_shard" in jobs, out[-5000:]  # AIS runs there: the edit is seen
+    assert "calibration_shard" in jobs, out[-5000:]  # and there (the calibration models are not retrained)
     assert not [j for j in jobs if TRAINING.search(j)], out[-5000:]
     assert not [j for j in jobs if j.startswith("data_")], out[-5000:]
 

@@ -95,7 +95,9 @@ def test_smoke_profile_end_to_end(tmp_path):
     )
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
     summary = pd.read_csv(res / "replication_summary.csv", dtype=str, keep_default_na=False)
-    assert set(summary["paper"]) == {"saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013"}
+    assert set(summary["paper"]) == {
+        "saul1996", "yokoyama2019", "salakhutdinov2010", "carlson2016", "bruegge2013", "calibration"
+    }  # fmt: skip
     assert set(summary["verdict"]) <= {"reproduced", "not reproduced", "inconclusive", "not run"}
     assert summary["claim_id"].is_unique
     assert (summary["profile"] == "smoke").all()
@@ -121,7 +123,7 @@ def test_smoke_profile_end_to_end(tmp_path):
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
     assert "ERROR" not in proc.stdout + proc.stderr
     html = report.read_text(errors="replace")
-    assert "fig5.png" in html and "fig3_slem.png" in html
+    assert "fig5.png" in html and "fig3_slem.png" in html and "rmse_sweeps.png" in html
     # In a real browser: the report opens with the verdict table, one coloured
     # verdict cell per claim; a screenshot is kept for a person to look at.
     dom = browser.rendered_dom(report)

@@ -9,8 +9,9 @@ changes numbers on purpose says why and rewrites it.
 What is hashed is the numbers, not provenance: JSON sidecar keys that record
 time, versions, the settings echo or an archive's checksum are dropped (a
 sidecar left empty by that, an intermediate's checksum, is no result); CSVs and npz archives are
-hashed by content, without columns of measured CPU time (:data:`VOLATILE_COLUMNS`). Logs and the rendered claims/summary files (a presentation
-of the numbers, whose format the claim framework owns) are not results here.
+hashed by content, without columns of measured CPU time (:data:`VOLATILE_COLUMNS`). Logs and
+the rendered claims/summary files (a presentation of the numbers, whose format the claim
+framework owns) are not results here.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ validate(config["calibration"], "../schemas/calibration.schema.yaml")
 CAL = paper_config("calibration")
 CAL_MODELS = {}  # model name -> its budgets (sweeps per chain)
 for _m in CAL["models"]:
-    _name = f"{_m['kind']}_784x{_m['n_hidden']}" + (f"_w{float(_m['weight_scale']):g}" if _m["kind"] == "random" else "")
+    _name = f"{_m['kind']}_784x{_m['n_hidden']}" + (
+        f"_w{float(_m['weight_scale']):g}" if _m["kind"] == "random" else ""
+    )
     if _name in CAL_MODELS:
         raise ValueError(f"invalid config: calibration.models lists {_name} twice")
     if (_m["kind"] == "random") != ("weight_scale" in _m):

@@ -16,3 +16,10 @@ Nothing is imported here: a job's import closure holds only the stage it runs.
 """
 
 SECTION = "calibration"
+# The estimator groups (one run each: AIS, RAISE, or one tempered run read seven ways) and their methods.
+GROUPS = {
+    "AIS": ("AIS",),
+    "RAISE": ("RAISE",),
+    "tempered": ("RTS", "TS", "TI-riemann", "TI-trapezoid", "TI-trapezoid-corrected", "TI-RB", "MBAR"),
+}
+METHODS = tuple(m for ms in GROUPS.values() for m in ms)

@@ -39,13 +39,7 @@ from ...estimators.ti import ti_log_z
 from ...models.rbm import RBM
 from ...sampling.streams import ChainStreams
 from ..carlson2016.tempered import DTYPES, init_sweeps_of, rbm_tempered_run
-
-GROUPS = {
-    "AIS": ("AIS",),
-    "RAISE": ("RAISE",),
-    "tempered": ("RTS", "TS", "TI-riemann", "TI-trapezoid", "TI-trapezoid-corrected", "TI-RB", "MBAR"),
-}
-METHODS = tuple(m for ms in GROUPS.values() for m in ms)
+from . import GROUPS
 
 
 def _row(method, estimate, stderr, cpu) -> dict:

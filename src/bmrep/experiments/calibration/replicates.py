@@ -15,8 +15,8 @@ import pandas as pd
 
 from ...models.rbm import RBM
 from ...progress import track
-from . import SECTION
-from .estimators import GROUPS, run_group
+from . import GROUPS, SECTION
+from .estimators import run_group
 
 COVERAGE_Z = 2.0  # the reported interval is estimate +- 2 stated standard errors (nominal 95 %)
 COLUMNS = ["model", "group", "method", "sweeps", "replicate", "estimate", "stderr", "exact", "error", "covered",

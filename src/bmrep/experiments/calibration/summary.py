@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .estimators import METHODS
+from . import METHODS
 
 BY = ["model", "method", "sweeps"]
 # Published test log-likelihoods of MNIST models (shown beside ours, not claimed; issue 23 item 5).
@@ -61,7 +61,8 @@ def calibration_summary(table: pd.DataFrame) -> pd.DataFrame:
             "stated_se": stated, "se_ratio": stated / sd if sd > 0 else np.nan,
             "coverage": p, "coverage_se": float(np.sqrt(p * (1 - p) / cov.size)) if cov.size else np.nan,
             "jensen_gap": sign * sd**2 / 2 if sign is not None else np.nan,
-            "cpu_seconds": float(cpu.mean()), "cpu_seconds_se": float(cpu.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan,
+            "cpu_seconds": float(cpu.mean()),
+            "cpu_seconds_se": float(cpu.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan,
         })  # fmt: skip
     out = pd.DataFrame(rows)
     order = {m: i for i, m in enumerate(METHODS)}
