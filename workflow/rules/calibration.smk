@@ -89,8 +89,14 @@ rule calibration_summary:
         models=expand(rules.calibration_model.output.model, cmodel=list(CAL_MODELS)),
     output:
         estimates=results("calibration/estimates.csv"),
-        summary=results("calibration/summary.csv"),
-        likelihoods=results("calibration/likelihoods.csv"),
+        summary=report(
+            results("calibration/summary.csv"), caption="../report/calibration_summary.rst", category="calibration"
+        ),
+        likelihoods=report(
+            results("calibration/likelihoods.csv"),
+            caption="../report/calibration_likelihoods.rst",
+            category="calibration",
+        ),
         rmse_sweeps=report(
             figures("calibration/rmse_sweeps.png"), caption="../report/calibration_rmse.rst", category="calibration"
         ),
