@@ -13,13 +13,15 @@ MARKERS = {"AIS": "o", "RAISE": "v", "RTS": "s", "TS": "D", "TI-riemann": "<", "
 
 
 def _panels(models):
-    n = len(models)
+    """One panel per model and a last slot for the legend (kept off the data)."""
+    n = len(models) + 1
     cols = min(n, 3)
     rows = -(-n // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
-    for ax in axes.ravel()[n:]:
-        ax.set_visible(False)
-    return fig, axes.ravel()
+    axes = axes.ravel()
+    for ax in axes[len(models) :]:
+        ax.set_axis_off()
+    return fig, axes[: len(models)], axes[len(models)]
 
 
 def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str) -> None:
@@ -34,8 +36,8 @@ def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str) -> None:
     """
     use_style()
     models = list(dict.fromkeys(summary["model"]))
-    fig, axes = _panels(models)
-    for ax, model in zip(axes, models, strict=False):
+    fig, axes, legend_ax = _panels(models)
+    for ax, model in zip(axes, models, strict=True):
         sub = summary[summary["model"] == model]
         for method, g in sub.groupby("method", sort=False):
             g = g.sort_values("sweeps")
@@ -46,7 +48,7 @@ def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str) -> None:
         ax.set_title(f"{model} (log Z = {sub['exact'].iloc[0]:.2f})")
         ax.set_xlabel("Gibbs sweeps per chain" if x == "sweeps" else "CPU seconds per run")
         ax.set_ylabel("RMSE of log Z (nats)")
-    axes[0].legend(fontsize=6, ncol=2)
+    legend_ax.legend(*axes[0].get_legend_handles_labels(), loc="center", fontsize=8, title="estimator")
     fig.tight_layout()
     finish(fig, path, caption_text)
 
