@@ -12,14 +12,14 @@ import pytest
 import yaml
 
 from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.experiments.salakhutdinov2010.evaluation import estimate_log_z
+from bmrep.experiments.salakhutdinov2010.evaluation import estimate_log_z, replicated_log_z
 from bmrep.experiments.salakhutdinov2010.sampling import (
     count_switches,
     nearest_mean_classifier,
     sample_sequences,
     temperature_trajectory,
 )
-from bmrep.experiments.salakhutdinov2010.summaries import table1
+from bmrep.experiments.salakhutdinov2010.summaries import paired_differences, table1
 from bmrep.experiments.salakhutdinov2010.toy import fig2_toy, two_node_mrf
 from bmrep.models.dbm import DBM
 from bmrep.models.exact import dbm as exact_dbm
@@ -117,3 +117,44 @@ def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():
     assert np.allclose(np.diff(estimate_log_z(d, {"n_betas": 101, "n_runs": 4}, bases, SEED).betas)[-5:], 0.1 / 69)
     with pytest.raises(ValueError, match="schedule"):
         estimate_log_z(d, {**cfg, "schedule": "geometric"}, bases, SEED)
+
+
+def test_replicated_log_z_on_an_enumerable_dbm():
+    """The final log Z from independent AIS replicates (spec, section 3): pooled estimate against the exact value,
+    z-score with the replicates' spread as the error; replicates are independent (distinct estimates)."""
+    r = keyed_rng(SEED, "replicated-dbm")
+    d = DBM(
+        r.normal(0, 0.5, (20, 12)),
+        r.normal(0, 0.5, (12, 10)),
+        r.normal(0, 0.5, 20),
+        r.normal(0, 0.5, 12),
+        r.normal(0, 0.5, 10),
+    )
+    bases = data_base_biases(d, (keyed_rng(SEED, "replicated-data").random((500, 20)) < 0.3).astype(float))
+    exact = exact_dbm.log_partition(d)
+    cfg = {"n_betas": 300, "n_runs": 20, "schedule": "adaptive"}
+    z = replicated_log_z(d, cfg, bases, 6, SEED, "replicated-test")
+    reps = np.array(z["log_z_replicates"])
+    assert z["n_replicates"] == 6 and np.unique(reps).size == 6
+    assert z["log_z_stderr"] == pytest.approx(np.std(reps, ddof=1) / np.sqrt(6)) and z["log_z_stderr"] > 0
+    assert abs(z["log_z"] - exact) / z["log_z_stderr"] < 4.0, (z["log_z"], exact, z["log_z_stderr"])
+    # a replicate states its delta-method error only at ESS >= 30 (of 20 runs: never)
+    assert all(np.isnan(s) for s in z["replicate_stated_stderr"])
+    one = replicated_log_z(d, cfg, bases, 1, SEED, "replicated-test")
+    assert np.isnan(one["log_z_stderr"]) and one["log_z"] == pytest.approx(reps[0])
+
+
+def test_table1_means_and_paired_differences_over_seeds():
+    finals = [
+        {"algorithm": a, "repeat": s, "test_bound": b + shift, "log_z": 1.0, "log_z_stderr": 0.1}
+        for a, b in {"SAP": -90.0, "CAST": -88.0}.items()
+        for s, shift in enumerate((-1.0, 0.0, 1.5 if a == "CAST" else 1.0))
+    ]
+    t = table1(finals, None).set_index("algorithm")
+    assert t.loc["CAST", "n_seeds"] == 3 and t.loc["CAST", "mnist_test_bound"] == pytest.approx(-88.0 + 0.5 / 3)
+    assert t.loc["SAP", "mnist_test_bound_stderr"] == pytest.approx(1.0 / np.sqrt(3))
+    assert t.loc["FPCD", "n_seeds"] == 0 and t.loc["FPCD", "mnist_status"].startswith("not run")
+    p = paired_differences(finals).set_index("pair")
+    assert p.loc["CAST - SAP", "difference"] == pytest.approx(2.0 + 0.5 / 3)
+    assert p.loc["CAST - SAP", "stderr"] == pytest.approx(np.std([0, 0, 0.5], ddof=1) / np.sqrt(3))
+    assert p.loc["CAST - FPCD", "n_seeds"] == 0

@@ -17,7 +17,8 @@ plot_bound_curves(
     sm.output.fig,
     caption(
         sm.params.profile,
-        runs=1,
+        seeds=int(curves["repeat"].nunique()),
+        band="+- 1 s.e. over seeds",
         updates=cfg["train"]["n_updates"],
         every=cfg["train"]["snapshot_every"],
         bound_on=f"{ev['curve_train_subset']} training images",
