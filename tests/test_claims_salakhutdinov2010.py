@@ -47,6 +47,16 @@ def tables(
     fpcd[-1] = fpcd_end
     fig2 = pd.DataFrame({"update": np.arange(1, n + 1), "Gibbs": gibbs, "FPCD": fpcd, "Wang-Landau": wl_traj})
     occ = pd.DataFrame({"partition": [1, 2, 3, 4], "fraction": list(occupation)})
+    away = np.flatnonzero(fpcd != 1)
+    runs = pd.DataFrame(  # one run, the trajectories above
+        {
+            "run": [0],
+            "n_updates": [n],
+            "wang_landau_partitions": [np.unique(wl_traj).size],
+            "gibbs_left_start": [bool(np.any(gibbs != 4))],
+            "fpcd_data_tail": [n if away.size == 0 else n - 1 - away[-1]],
+        }
+    )
     finals = [
         {
             "algorithm": a,
@@ -98,6 +108,7 @@ def tables(
     }
     return {
         "fig2": fig2,
+        "fig2_runs": runs,
         "fig2_occupation": occ,
         "finals": finals,
         "curves": curves,
@@ -152,6 +163,28 @@ def test_single_runs_give_the_estimates_with_n_1_and_seeds_give_n_3():
     assert d["fig2/wang_landau_balanced"].verdict == INCONCLUSIVE and len(d["fig2/wang_landau_balanced"].parts) == 4
 
 
+def test_toy_claims_are_proportions_over_runs():
+    t = tables()
+    t["fig2_runs"] = pd.DataFrame(
+        {
+            "run": range(200),
+            "n_updates": 100,
+            "wang_landau_partitions": [4] * 190 + [3] * 10,
+            "gibbs_left_start": [True] * 3 + [False] * 197,
+            "fpcd_data_tail": [100] * 150 + [10] * 50,
+        }
+    )
+    t["fig2_occupation"] = pd.DataFrame(
+        {"run": np.repeat(range(10), 4), "partition": np.tile([1, 2, 3, 4], 10), "fraction": 0.25}
+    )
+    d = {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    assert (d["fig2/wang_landau_visits_all"].estimate.value, d["fig2/wang_landau_visits_all"].estimate.n) == (0.95, 200)
+    assert d["fig2/gibbs_stays"].estimate.value == pytest.approx(0.015) and d["fig2/gibbs_stays"].verdict == REPRODUCED
+    assert d["fig2/fpcd_stays_in_data_mode"].estimate.value == 0.75
+    bal = d["fig2/wang_landau_balanced"]
+    assert bal.verdict == REPRODUCED and all(est.n == 10 for _, est, *_ in bal.parts)
+
+
 def test_toy_failures_are_visible_in_the_estimates():
     d = decided(wl=(4, 3), gibbs_leaves=True, fpcd_end=4, occupation=(0.5, 0.1, 0.2, 0.2))
     assert d["fig2/wang_landau_visits_all"].estimate.value == 0.0
@@ -197,6 +230,13 @@ def test_a_missing_algorithm_is_not_run_and_paper_claims_decide_in_the_paper_pro
 def test_adaptive_st_claims_read_the_sampling_summary():
     d = decided(k_trace=np.arange(1000) % 19)
     assert d["fig4/adaptive_st_visits_all_levels"].estimate.value == 0.0
+    t = tables()  # 50 particles, 40 of which visit all 20 levels: a proportion over particles
+    t["sampling"]["k_traces"] = [list(np.arange(1000) % (20 if i < 40 else 19)) for i in range(50)]
+    t["sampling"]["classifier_test_accuracy"] = 0.916
+    row = {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    visits = row["fig4/adaptive_st_visits_all_levels"]
+    assert (visits.estimate.value, visits.estimate.n, visits.verdict) == (0.8, 50, REPRODUCED)
+    assert "test accuracy 91.6% (spec: >= 90%)" in row["fig4/adaptive_st_switches_class_more"].details
     sw = d["fig4/adaptive_st_switches_class_more"]  # the column switches (the figure's spacing), 4 chains each
     assert sw.estimate.value == pytest.approx(3.5 - 0.25) and sw.estimate.n == 4 and sw.verdict == REPRODUCED
     assert "classes read at the figure's columns" in sw.details

@@ -57,6 +57,7 @@ rule salakhutdinov2010_fig2:
             category="salakhutdinov2010",
         ),
         csv=results("salakhutdinov2010/fig2.csv"),
+        runs=results("salakhutdinov2010/fig2_runs.csv"),
         occupation=results("salakhutdinov2010/fig2_occupation.csv"),
     log:
         logs("salakhutdinov2010/fig2.log"),
@@ -316,6 +317,7 @@ rule salakhutdinov2010_exact_check:
 rule salakhutdinov2010_claims:
     input:
         fig2=rules.salakhutdinov2010_fig2.output.csv,
+        fig2_runs=rules.salakhutdinov2010_fig2.output.runs,
         fig2_occupation=rules.salakhutdinov2010_fig2.output.occupation,
         finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS, repeat=S10_SEEDS),
         curves=rules.salakhutdinov2010_fig4_bound.output.csv,
