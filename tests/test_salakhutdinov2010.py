@@ -174,3 +174,41 @@ def test_logistic_classifier_reads_noisy_prototypes():
     X = (protos[y] ^ (r.random((600, 30)) < 0.1)).astype(np.float32)
     predict = logistic_classifier(X[:400], y[:400], C=0.05, max_iter=200)
     assert (predict(X[400:]) == y[400:]).mean() > 0.95
+
+
+def test_algorithms_share_minibatches_and_initial_chains_within_a_seed(monkeypatch):
+    """Common random numbers (spec, section 3): per seed the four algorithms start from the same chains and
+    draw the same minibatch order; another seed draws other ones."""
+    import bmrep.experiments.salakhutdinov2010.train as tr
+    from bmrep.learning.dbm_training import TrainingHistory
+
+    seen = []
+
+    def spy(dbm, X, sampler, *, rng, **kw):  # the training loop's inputs, before any update
+        c = sampler.chains  # all particles (CAST: slow and fast)
+        seen.append((np.concatenate([c.v, c.h1, c.h2], axis=1).copy(), rng.permutation(X.shape[0])))
+        return TrainingHistory()
+
+    monkeypatch.setattr(tr, "train_dbm", spy)
+    cfg = {
+        "batch_size": 10,
+        "train": dict(
+            n_updates=0, n_chains=10, n_mean_field=5, lr_numerator=10.0, lr_offset=2000.0, weight_decay=2e-4,
+            snapshot_every=10, fpcd_fast_lr=0.005, fpcd_fast_decay=0.95, tt_levels=4, tt_beta_min=0.9, tt_every=10,
+            cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20,
+        ),
+    }  # fmt: skip
+    X = (np.random.default_rng(0).random((60, 16)) < 0.3).astype(np.float32)
+    dbm0 = DBM.random(16, 8, 8, np.random.default_rng(1), scale=0.1).astype(np.float32)
+    out = {}
+    for repeat in (0, 1):
+        for alg in ("SAP", "FPCD", "Trans-SAP", "CAST"):
+            seen.clear()
+            tr.train(alg, dbm0, X, cfg, SEED, repeat)
+            (out[(alg, repeat)],) = seen
+    for alg in ("FPCD", "Trans-SAP", "CAST"):
+        for repeat in (0, 1):
+            np.testing.assert_array_equal(out[(alg, repeat)][0], out[("SAP", repeat)][0])  # initial chains
+            np.testing.assert_array_equal(out[(alg, repeat)][1], out[("SAP", repeat)][1])  # minibatch order
+    assert not np.array_equal(out[("SAP", 0)][0], out[("SAP", 1)][0])
+    assert not np.array_equal(out[("SAP", 0)][1], out[("SAP", 1)][1])
