@@ -9,13 +9,16 @@ import pandas as pd
 import pytest
 
 from bmrep.claims.core import Results, evaluate
-from bmrep.claims.salakhutdinov2010 import claims, drift_onset, exact_diagnostics
+from bmrep.claims.salakhutdinov2010 import claims
+from bmrep.claims.salakhutdinov2010_ais import drift_onset, exact_diagnostics
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from bmrep.code_digest import PACKAGE_ROOT, library_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"
 ALGS = ["SAP", "FPCD", "Trans-SAP", "CAST"]
+COMMON = (-0.3, 0.0, 0.3)
+NOISE = ((0.1, -0.1, 0.0), (-0.1, 0.0, 0.1), (0.0, 0.1, -0.1), (0.0, -0.1, 0.1))  # per algorithm, per seed
 
 
 def tables(
@@ -29,7 +32,11 @@ def tables(
     gibbs_switches=(0, 1, 0, 0),
     ast_switches=(3, 4, 2, 5),
 ):
-    """Result tables as the pipeline writes them: one seed, one toy run, one traced particle."""
+    """Result tables as the pipeline writes them: three seeds, one toy run, one traced particle.
+
+    Seed s shifts every algorithm's bound by COMMON[s] (what common random numbers share) plus a
+    small algorithm-specific NOISE term; both average to 0 over the seeds, so the means are ``bounds``.
+    """
     bounds = bounds or {"SAP": -90.0, "FPCD": -89.5, "Trans-SAP": -89.0, "CAST": -88.0}
     n = 100
     wl_traj = np.resize(np.asarray(wl), n)
@@ -40,14 +47,39 @@ def tables(
     fpcd[-1] = fpcd_end
     fig2 = pd.DataFrame({"update": np.arange(1, n + 1), "Gibbs": gibbs, "FPCD": fpcd, "Wang-Landau": wl_traj})
     occ = pd.DataFrame({"partition": [1, 2, 3, 4], "fraction": list(occupation)})
+    away = np.flatnonzero(fpcd != 1)
+    runs = pd.DataFrame(  # one run, the trajectories above
+        {
+            "run": [0],
+            "n_updates": [n],
+            "wang_landau_partitions": [np.unique(wl_traj).size],
+            "gibbs_left_start": [bool(np.any(gibbs != 4))],
+            "fpcd_data_tail": [n if away.size == 0 else n - 1 - away[-1]],
+        }
+    )
     finals = [
-        {"algorithm": a, "test_bound": b, "log_z": 300.0, "log_z_stderr": 0.1, "ess": 50.0, "ais_runs": 100}
-        for a, b in bounds.items()
+        {
+            "algorithm": a,
+            "repeat": s,
+            "test_bound": b + COMMON[s] + NOISE[j][s],
+            "log_z": 300.0,
+            "log_z_stderr": 0.1,
+            "replicate_ess": [50.0] * 5,
+            "ais_runs": 100,
+        }
+        for j, (a, b) in enumerate(bounds.items())
+        for s in range(3)
     ]
     curves = pd.DataFrame(
         [
-            {"algorithm": a, "update": u, "train_bound": bounds[a] + (0.5 if a == "SAP" else 0.1) * (-1) ** i}
+            {
+                "algorithm": a,
+                "repeat": s,
+                "update": u,
+                "train_bound": bounds[a] + (0.5 if a == "SAP" else 0.1) * (-1) ** i,
+            }
             for a in bounds
+            for s in range(3)
             for i, u in enumerate(range(0, 900, 100))
         ]
     )
@@ -76,6 +108,7 @@ def tables(
     }
     return {
         "fig2": fig2,
+        "fig2_runs": runs,
         "fig2_occupation": occ,
         "finals": finals,
         "curves": curves,
@@ -117,17 +150,39 @@ def test_the_spec_claims_are_declared_with_their_kinds():
     assert texts["table1_cast"] == "CAST test bound on MNIST within -84.12 +- 2 nats"
 
 
-def test_single_runs_give_the_estimates_with_n_1():
+def test_single_runs_give_the_estimates_with_n_1_and_seeds_give_n_3():
     d = decided()
     for name in ("fig2/wang_landau_visits_all", "fig2/fpcd_stays_in_data_mode", "fig4/adaptive_st_visits_all_levels"):
         assert (d[name].estimate.value, d[name].estimate.n) == (1.0, 1) and d[name].verdict == INCONCLUSIVE
     assert (d["fig2/gibbs_stays"].estimate.value, d["fig2/gibbs_stays"].estimate.n) == (0.0, 1)
     cast = d["table1/cast_beats_sap"]
-    assert cast.estimate.value == pytest.approx(2.0) and cast.estimate.n == 1 and cast.verdict == INCONCLUSIVE
-    assert cast.needed_repeats == 3 and "trained for 800 updates" in cast.details
+    assert cast.estimate.value == pytest.approx(2.0) and cast.estimate.n == 3 and cast.verdict == REPRODUCED
+    assert "trained for 800 updates" in cast.details
     assert d["table1/fpcd_beats_sap"].estimate.value == pytest.approx(0.5)
     assert d["table1/table1_sap"].verdict == NOT_RUN  # a paper-profile claim in the default profile
     assert d["fig2/wang_landau_balanced"].verdict == INCONCLUSIVE and len(d["fig2/wang_landau_balanced"].parts) == 4
+
+
+def test_toy_claims_are_proportions_over_runs():
+    t = tables()
+    t["fig2_runs"] = pd.DataFrame(
+        {
+            "run": range(200),
+            "n_updates": 100,
+            "wang_landau_partitions": [4] * 190 + [3] * 10,
+            "gibbs_left_start": [True] * 3 + [False] * 197,
+            "fpcd_data_tail": [100] * 150 + [10] * 50,
+        }
+    )
+    t["fig2_occupation"] = pd.DataFrame(
+        {"run": np.repeat(range(10), 4), "partition": np.tile([1, 2, 3, 4], 10), "fraction": 0.25}
+    )
+    d = {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    assert (d["fig2/wang_landau_visits_all"].estimate.value, d["fig2/wang_landau_visits_all"].estimate.n) == (0.95, 200)
+    assert d["fig2/gibbs_stays"].estimate.value == pytest.approx(0.015) and d["fig2/gibbs_stays"].verdict == REPRODUCED
+    assert d["fig2/fpcd_stays_in_data_mode"].estimate.value == 0.75
+    bal = d["fig2/wang_landau_balanced"]
+    assert bal.verdict == REPRODUCED and all(est.n == 10 for _, est, *_ in bal.parts)
 
 
 def test_toy_failures_are_visible_in_the_estimates():
@@ -152,11 +207,22 @@ def test_ais_calibration_is_the_mean_error_over_replicates():
     assert row["salakhutdinov2010/table1/ais_calibration"].verdict == NOT_RUN
 
 
+def test_orderings_are_paired_over_seeds():
+    """The seeds' common shift cancels in the paired difference: s.e. from the algorithm-specific part only."""
+    d = decided()
+    row = d["table1/cast_beats_sap"]
+    diffs = [NOISE[3][s] - NOISE[0][s] for s in range(3)]
+    assert row.estimate.n == 3 and row.estimate.value == pytest.approx(2.0)
+    assert row.estimate.std_error == pytest.approx(np.std(diffs, ddof=1) / np.sqrt(3))
+    assert row.verdict == REPRODUCED
+
+
 def test_a_missing_algorithm_is_not_run_and_paper_claims_decide_in_the_paper_profile():
     d = decided(bounds={"SAP": -90.0, "CAST": -85.0})
     assert d["table1/fpcd_beats_sap"].verdict == NOT_RUN and "FPCD" in d["table1/fpcd_beats_sap"].details
     p = decided(profile="paper")
-    assert p["table1/table1_cast"].estimate.value == -88.0 and p["table1/table1_cast"].verdict == INCONCLUSIVE
+    cast = p["table1/table1_cast"]  # -88.00 +- 0.21 over 3 seeds: -88 + 4.30 * 0.21 < -84.12 - 2
+    assert cast.estimate.value == pytest.approx(-88.0) and cast.verdict == NOT_REPRODUCED
     stable = p["fig4/cast_more_stable_than_sap"]  # SAP swings by 0.5, CAST by 0.1: the last 3 of 9 checkpoints
     assert stable.estimate.value == pytest.approx(np.std([0.1, -0.1, 0.1], ddof=1) - np.std([0.5, -0.5, 0.5], ddof=1))
 
@@ -164,6 +230,13 @@ def test_a_missing_algorithm_is_not_run_and_paper_claims_decide_in_the_paper_pro
 def test_adaptive_st_claims_read_the_sampling_summary():
     d = decided(k_trace=np.arange(1000) % 19)
     assert d["fig4/adaptive_st_visits_all_levels"].estimate.value == 0.0
+    t = tables()  # 50 particles, 40 of which visit all 20 levels: a proportion over particles
+    t["sampling"]["k_traces"] = [list(np.arange(1000) % (20 if i < 40 else 19)) for i in range(50)]
+    t["sampling"]["classifier_test_accuracy"] = 0.916
+    row = {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    visits = row["fig4/adaptive_st_visits_all_levels"]
+    assert (visits.estimate.value, visits.estimate.n, visits.verdict) == (0.8, 50, REPRODUCED)
+    assert "test accuracy 91.6% (spec: >= 90%)" in row["fig4/adaptive_st_switches_class_more"].details
     sw = d["fig4/adaptive_st_switches_class_more"]  # the column switches (the figure's spacing), 4 chains each
     assert sw.estimate.value == pytest.approx(3.5 - 0.25) and sw.estimate.n == 4 and sw.verdict == REPRODUCED
     assert "classes read at the figure's columns" in sw.details
@@ -171,10 +244,13 @@ def test_adaptive_st_claims_read_the_sampling_summary():
 
 def test_a_small_ais_ess_is_flagged_in_the_ordering_details():
     t = tables()
-    t["finals"][-1]["ess"] = 3.0  # CAST
+    for f in t["finals"]:
+        if f["algorithm"] == "CAST":
+            f["replicate_ess"] = [3.0] * 5
     row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
     details = row["salakhutdinov2010/table1/cast_beats_sap"].details
-    assert "CAST -88.00 (log Z ± 0.10, AIS ESS 3.0 of 100 runs)" in details and "understate" in details
+    assert "CAST -88.00 ± " in details and "over 3 seed(s)" in details and "AIS ESS 3.0 of 100 runs" in details
+    assert "understate" in details and "3 paired seed(s)" in details
     assert "understate" not in row["salakhutdinov2010/table1/fpcd_beats_sap"].details
 
 

@@ -1,9 +1,10 @@
 # salakhutdinov2010: Learning deep Boltzmann machines using adaptive MCMC (CAST).
 #
 #   fig2                      the two-node MRF: Gibbs vs FPCD vs Wang-Landau
-#   pretrain -> train/{alg}   one cached model per algorithm (SAP, FPCD, Trans-SAP, CAST)
-#   evaluate/{alg}            AIS log Z + eq. (3) bound: curve over snapshots, final test bound
-#   table1, fig4_bound        aggregates of the evaluations
+#   pretrain/{seed}           greedy pretraining, one per seed (shared by the algorithms: common random numbers)
+#   train/{seed}/{alg}        one job per (seed, algorithm): SAP, FPCD, Trans-SAP, CAST, so seeds run in parallel
+#   evaluate/{seed}/{alg}     AIS log Z + eq. (3) bound: curve over snapshots, final test bound (replicated AIS)
+#   table1, fig4_bound        aggregates over seeds (means, s.e. and paired differences)
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
 #   exact_check_model         an enumerable DBM (784-12-12) trained like the large ones, its exact log Z
 #   exact_check_shard/{shard} independent AIS replicates of its log Z (the profile's final AIS)
@@ -30,6 +31,7 @@ PAPER_TARGETS["salakhutdinov2010"] += [
     figures("salakhutdinov2010/fig2.png"),
     results("salakhutdinov2010/fig2.csv"),
     results("salakhutdinov2010/table1.csv"),
+    results("salakhutdinov2010/table1_paired.csv"),
     figures("salakhutdinov2010/fig4_samples.png"),
     figures("salakhutdinov2010/fig4_temperature.png"),
     figures("salakhutdinov2010/fig4_bound.png"),
@@ -44,6 +46,7 @@ PAPER_FIGURES["salakhutdinov2010"] += [
     figures("salakhutdinov2010/ais_exact_check.png"),
 ]
 S10_ALG_PATTERN = "|".join(re.escape(a) for a in S10_ALGS)
+S10_SEEDS = list(range(int(S10["n_seeds"])))
 
 
 rule salakhutdinov2010_fig2:
@@ -54,6 +57,7 @@ rule salakhutdinov2010_fig2:
             category="salakhutdinov2010",
         ),
         csv=results("salakhutdinov2010/fig2.csv"),
+        runs=results("salakhutdinov2010/fig2_runs.csv"),
         occupation=results("salakhutdinov2010/fig2_occupation.csv"),
     log:
         logs("salakhutdinov2010/fig2.log"),
@@ -73,9 +77,11 @@ rule salakhutdinov2010_pretrain:
     input:
         data=data("mnist_binary.npz"),
     output:
-        model=results("models/salakhutdinov2010/pretrained.npz"),
+        model=results("models/salakhutdinov2010/seed{repeat}/pretrained.npz"),
     log:
-        logs("salakhutdinov2010/pretrain.log"),
+        logs("salakhutdinov2010/pretrain_seed{repeat}.log"),
+    wildcard_constraints:
+        repeat=r"\d+",
     conda:
         CONDA_ENV
     threads: 1
@@ -101,11 +107,12 @@ rule salakhutdinov2010_train:
         data=data("mnist_binary.npz"),
         pretrained=rules.salakhutdinov2010_pretrain.output.model,
     output:
-        model=results("models/salakhutdinov2010/{algorithm}.npz"),
+        model=results("models/salakhutdinov2010/seed{repeat}/{algorithm}.npz"),
     log:
-        logs("salakhutdinov2010/train_{algorithm}.log"),
+        logs("salakhutdinov2010/train_seed{repeat}_{algorithm}.log"),
     wildcard_constraints:
         algorithm=S10_ALG_PATTERN,
+        repeat=r"\d+",
     conda:
         CONDA_ENV
     threads: 1
@@ -122,12 +129,13 @@ rule salakhutdinov2010_evaluate:
         data=data("mnist_binary.npz"),
         model=rules.salakhutdinov2010_train.output.model,
     output:
-        curve=results("salakhutdinov2010/eval/{algorithm}_curve.csv"),
-        final=results("salakhutdinov2010/eval/{algorithm}_final.json"),
+        curve=results("salakhutdinov2010/eval/seed{repeat}/{algorithm}_curve.csv"),
+        final=results("salakhutdinov2010/eval/seed{repeat}/{algorithm}_final.json"),
     log:
-        logs("salakhutdinov2010/evaluate_{algorithm}.log"),
+        logs("salakhutdinov2010/evaluate_seed{repeat}_{algorithm}.log"),
     wildcard_constraints:
         algorithm=S10_ALG_PATTERN,
+        repeat=r"\d+",
     conda:
         CONDA_ENV
     threads: 1
@@ -141,10 +149,11 @@ rule salakhutdinov2010_evaluate:
 
 rule salakhutdinov2010_table1:
     input:
-        finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS),
+        finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS, repeat=S10_SEEDS),
         norb=S10_NORB,
     output:
         table=results("salakhutdinov2010/table1.csv"),
+        paired=results("salakhutdinov2010/table1_paired.csv"),
     log:
         logs("salakhutdinov2010/table1.log"),
     conda:
@@ -158,7 +167,7 @@ rule salakhutdinov2010_table1:
 
 rule salakhutdinov2010_fig4_bound:
     input:
-        curves=expand(rules.salakhutdinov2010_evaluate.output.curve, algorithm=S10_ALGS),
+        curves=expand(rules.salakhutdinov2010_evaluate.output.curve, algorithm=S10_ALGS, repeat=S10_SEEDS),
     output:
         fig=report(
             figures("salakhutdinov2010/fig4_bound.png"),
@@ -181,7 +190,7 @@ rule salakhutdinov2010_fig4_bound:
 rule salakhutdinov2010_fig4_sampling:
     input:
         data=data("mnist_binary.npz"),
-        model=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_SAMPLING_MODEL)[0],
+        model=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_SAMPLING_MODEL, repeat=0)[0],
     output:
         samples=report(
             figures("salakhutdinov2010/fig4_samples.png"),
@@ -308,8 +317,9 @@ rule salakhutdinov2010_exact_check:
 rule salakhutdinov2010_claims:
     input:
         fig2=rules.salakhutdinov2010_fig2.output.csv,
+        fig2_runs=rules.salakhutdinov2010_fig2.output.runs,
         fig2_occupation=rules.salakhutdinov2010_fig2.output.occupation,
-        finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS),
+        finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS, repeat=S10_SEEDS),
         curves=rules.salakhutdinov2010_fig4_bound.output.csv,
         sampling=rules.salakhutdinov2010_fig4_sampling.output.summary,
         exact_check=rules.salakhutdinov2010_exact_check.output.json,

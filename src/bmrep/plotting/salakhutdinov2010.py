@@ -43,21 +43,20 @@ def plot_fig2(traj: pd.DataFrame, path, caption_text: str) -> None:
 
 
 def plot_bound_curves(curves: pd.DataFrame, path, caption_text: str) -> None:
-    """Lower bound on the training log-likelihood vs parameter updates (Figure 4, right)."""
+    """Lower bound on the training log-likelihood vs parameter updates (Figure 4, right).
+
+    Mean over seeds (column ``repeat``) with a band of +- one standard error over seeds.
+    """
     use_style()
     fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    if "repeat" not in curves:
+        curves = curves.assign(repeat=0)
     for alg, df in curves.groupby("algorithm", sort=False):
-        df = df.sort_values("update")
-        ax.errorbar(
-            df["update"],
-            df["train_bound"],
-            yerr=df["log_z_stderr"],
-            marker="o",
-            ms=3,
-            capsize=2,
-            color=COLORS.get(alg),
-            label=alg,
-        )
+        g = df.groupby("update")["train_bound"]
+        m, n = g.mean(), g.count()
+        se = (g.std(ddof=1) / np.sqrt(n)).where(n > 1, 0.0)
+        ax.plot(m.index, m.to_numpy(), marker="o", ms=3, color=COLORS.get(alg), label=f"{alg} ({int(n.max())} seeds)")
+        ax.fill_between(m.index, (m - se).to_numpy(), (m + se).to_numpy(), color=COLORS.get(alg), alpha=0.2, lw=0)
     ax.set_xlabel("Number of parameter updates")
     ax.set_ylabel("Lower bound on log-likelihood (nats)")
     ax.set_title("Training bound during learning (Fig. 4, right)")

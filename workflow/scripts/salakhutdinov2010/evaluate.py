@@ -10,7 +10,9 @@ sm = snakemake  # noqa: F821
 X, _, X_test, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
 arrays, meta = load_model(sm.input.model)
 snaps = {k[len("snapshot_") :]: v for k, v in arrays.items() if k.startswith("snapshot_")}
-curve, final = evaluate(sm.wildcards.algorithm, snaps, X, X_test, cfg["evaluation"], sm.params.seed, log=log.info)
+curve, final = evaluate(
+    sm.wildcards.algorithm, snaps, X, X_test, cfg["evaluation"], sm.params.seed, int(sm.wildcards.repeat), log=log.info
+)
 final["train_seconds_per_update"] = meta.get("seconds_per_update")
 log.info("final: %s", final)
 write_csv(sm.output.curve, curve)

@@ -9,16 +9,19 @@ from bmrep.runtime import setup_job
 log, settings = setup_job(snakemake)  # noqa: F821
 cfg = settings["fig2"]
 sm = snakemake  # noqa: F821
-traj, occ = fig2_toy(cfg, sm.params.seed)
-log.info("long-run occupation %s", occ["fraction"].tolist())
+traj, runs, occ = fig2_toy(cfg, sm.params.seed)
+log.info("long-run occupation per partition (mean over runs) %s", occ.groupby("partition")["fraction"].mean().tolist())
+log.info("runs: %s", runs.drop(columns=["run"]).mean().to_dict())
 write_csv(sm.output.csv, traj)
+write_csv(sm.output.runs, runs)
 write_csv(sm.output.occupation, occ)
 plot_fig2(
     traj,
     sm.output.fig,
     caption(
         sm.params.profile,
-        runs=1,
+        runs=f"{cfg['n_runs']} (run 0 shown)",
+        long_runs=f"{cfg['n_long_runs']} x {cfg['long_updates']} updates",
         updates=cfg["n_updates"],
         phi=cfg["phi"],
         wl_gamma=cfg["wl_gamma"],

@@ -1,4 +1,4 @@
-"""Greedy layer-wise pretraining of the DBM (Salakhutdinov & Hinton 2009), cached once for all algorithms."""
+"""Greedy layer-wise pretraining of the DBM (Salakhutdinov & Hinton 2009), one per seed, shared by the algorithms."""
 
 import time
 
@@ -11,8 +11,13 @@ log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
 X, _, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
 t0 = time.perf_counter()
+repeat = int(sm.wildcards.repeat)
 dbm = pretrain(
-    X, cfg, sm.params.seed, log=lambda layer, e, r: log.info("%s epoch %d: reconstruction error %.4f", layer, e, r)
+    X,
+    cfg,
+    sm.params.seed,
+    repeat,
+    log=lambda layer, e, r: log.info("%s epoch %d: reconstruction error %.4f", layer, e, r),
 )
 save_model(
     sm.output.model,
@@ -21,6 +26,7 @@ save_model(
         "settings": cfg["pretrain"],
         "shape": dbm.shape,
         "seed": sm.params.seed,
+        "repeat": repeat,
         "n_train": X.shape[0],
         "seconds": time.perf_counter() - t0,
     },

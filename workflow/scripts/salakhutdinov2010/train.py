@@ -1,4 +1,4 @@
-"""Joint DBM training with one algorithm (SAP, FPCD, Trans-SAP or CAST); final model plus snapshots."""
+"""Joint DBM training of one seed with one algorithm (SAP, FPCD, Trans-SAP or CAST); final model plus snapshots."""
 
 from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.train import train
@@ -12,7 +12,10 @@ X, _, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
 arrays, _ = load_model(sm.input.pretrained)
 dbm0 = DBM.from_params(arrays)
 checkpoint = training_checkpoint(sm, log)
-dbm, snaps, info = train(sm.wildcards.algorithm, dbm0, X, cfg, sm.params.seed, log=log.info, checkpoint=checkpoint)
+repeat = int(sm.wildcards.repeat)
+dbm, snaps, info = train(
+    sm.wildcards.algorithm, dbm0, X, cfg, sm.params.seed, repeat, log=log.info, checkpoint=checkpoint
+)
 log.info("%s: %.1f ms per update", sm.wildcards.algorithm, 1e3 * info["seconds_per_update"])
 save_model(
     sm.output.model,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from bmrep.estimators.ais import ais_log_partition
+from bmrep.estimators.ais import ais_log_partition, effective_sample_size, log_mean_exp
 from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.estimators.ladders import adaptive_betas, piecewise_betas
 from bmrep.models.dbm import DBM, mean_field, variational_bound
@@ -87,62 +87,119 @@ def reported_stderr(stderr: float, ess: float) -> float:
     return float(stderr) if float(ess) >= MIN_ESS_STDERR else float("nan")
 
 
-def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: int = 2000) -> float:
-    """Average over rows of X of the eq. (3) bound.
+def case_bounds(dbm: DBM, X: np.ndarray, n_mean_field: int, batch: int = 2000) -> np.ndarray:
+    """The eq. (3) bound of every row of X with log Z = 0 (the bound is linear in log Z: subtract it).
 
     Mean field (up to ``n_mean_field`` updates, tol 1e-6) runs in the model's
     dtype; the bound itself is evaluated in float64.
     """
     d64 = dbm.astype(np.float64)
-    tot = 0.0
+    out = []
     for s in range(0, X.shape[0], batch):
         V = X[s : s + batch]
         mu1, mu2 = mean_field(dbm, V, n_iter=n_mean_field, tol=1e-6)
-        tot += float(variational_bound(d64, V, log_z, mu1=mu1, mu2=mu2).sum())
-    return tot / X.shape[0]
+        out.append(np.asarray(variational_bound(d64, V, 0.0, mu1=mu1, mu2=mu2), dtype=np.float64))
+    return np.concatenate(out)
 
 
-def evaluate(algorithm: str, snapshots: dict, X_train: np.ndarray, X_test: np.ndarray, ev: dict, seed: int, log=None):
-    """Bound curve (training subset, every snapshot, cheap AIS) and final test bound (final AIS).
+def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: int = 2000) -> float:
+    """Average over rows of X of the eq. (3) bound."""
+    return float(case_bounds(dbm, X, n_mean_field, batch).mean()) - float(log_z)
 
-    ``ev`` is the config's ``evaluation``. The AIS streams are keyed by the
-    snapshot's update number, not by the algorithm, so the algorithms are
-    compared with common random numbers.
+
+def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2") -> dict:
+    """The final log Z of a model from ``n_replicates`` independent AIS replicates (spec, section 3, Evaluation).
+
+    Each replicate is one AIS of :func:`estimate_log_z` with its own streams
+    (keys ``*keys, "replicate", j``). The combined estimate pools all the
+    replicates' runs (``log mean exp`` of every importance weight); its
+    standard error is the replicates' spread, ``sd(log Z_j) / sqrt(R)`` (NaN
+    for R = 1). A replicate's delta-method error is kept only where its ESS
+    is at least ``MIN_ESS_STDERR`` (:func:`reported_stderr`).
+    """
+    reps = [
+        estimate_log_z(dbm, cfg_ais, base_bias, seed, *keys, "replicate", j, state=state)
+        for j in range(int(n_replicates))
+    ]
+    zs = np.array([r.log_z for r in reps])
+    pooled = np.concatenate([r.log_weights for r in reps])
+    return {
+        "log_z": log_mean_exp(pooled),
+        "log_z_stderr": float(np.std(zs, ddof=1) / np.sqrt(zs.size)) if zs.size > 1 else float("nan"),
+        "log_z_replicates": [float(z) for z in zs],
+        "log_z_replicate_mean": float(zs.mean()),
+        "replicate_ess": [float(r.ess) for r in reps],
+        "replicate_stated_stderr": [reported_stderr(r.stderr, r.ess) for r in reps],
+        "ess": effective_sample_size(pooled),
+        "n_replicates": int(zs.size),
+    }
+
+
+def evaluate(
+    algorithm: str,
+    snapshots: dict,
+    X_train: np.ndarray,
+    X_test: np.ndarray,
+    ev: dict,
+    seed: int,
+    repeat: int = 0,
+    log=None,
+):
+    """Bound curve (training subset, every snapshot, cheap AIS) and final test bound (replicated final AIS).
+
+    ``ev`` is the config's ``evaluation``; ``repeat`` the seed index. The AIS
+    streams are keyed by the seed index and the snapshot's update number, not
+    by the algorithm, so the algorithms of one seed are compared with common
+    random numbers. The final log Z combines ``ev["final_replicates"]``
+    independent AIS replicates (:func:`replicated_log_z`); the test bound's
+    standard error combines their spread with the test-set sampling error.
 
     Returns
     -------
-    curve : DataFrame (algorithm, update, log_z, log_z_stderr, train_bound)
-    final : dict (test_bound, train_bound, log_z, log_z_stderr, ess)
+    curve : DataFrame (algorithm, repeat, update, log_z, log_z_stderr, train_bound)
+    final : dict (test_bound, test_bound_stderr, train_bound, log_z, log_z_stderr, log_z_replicates, ess, ...)
     """
     r = paper_rng(seed, "eval-subset")
     sub = X_train[
         np.sort(r.choice(X_train.shape[0], min(int(ev["curve_train_subset"]), X_train.shape[0]), replace=False))
     ]
+    state = ev.get("ais_state", "v_h2")
     rows = []
     for i, upd in enumerate(track(snapshots["updates"], "snapshots evaluated (AIS + bound)")):
         dbm = snapshot_model(snapshots, i)
         base = data_base_biases(dbm, sub)
-        z = estimate_log_z(dbm, ev["curve_ais"], base, seed, "curve", int(upd), state=ev.get("ais_state", "v_h2"))
+        z = estimate_log_z(dbm, ev["curve_ais"], base, seed, "curve", repeat, int(upd), state=state)
         b = mean_bound(dbm, sub, z.log_z, int(ev["n_mean_field"]))
         rows.append(
-            {"algorithm": algorithm, "update": int(upd), "log_z": z.log_z, "log_z_stderr": z.stderr, "train_bound": b}
+            {
+                "algorithm": algorithm,
+                "repeat": int(repeat),
+                "update": int(upd),
+                "log_z": z.log_z,
+                "log_z_stderr": reported_stderr(z.stderr, z.ess),
+                "ess": z.ess,
+                "train_bound": b,
+            }
         )
         if log is not None:
-            log(f"{algorithm}: update {upd}: log Z {z.log_z:.2f} ± {z.stderr:.2f}, train bound {b:.2f}")
+            log(f"{algorithm}: update {upd}: log Z {z.log_z:.2f} (ESS {z.ess:.1f}), train bound {b:.2f}")
     dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1)
     base = data_base_biases(dbm, sub)
-    z = estimate_log_z(dbm, ev["final_ais"], base, seed, "final", state=ev.get("ais_state", "v_h2"))
+    z = replicated_log_z(dbm, ev["final_ais"], base, int(ev["final_replicates"]), seed, "final", repeat, state=state)
+    test = case_bounds(dbm, X_test, int(ev["n_mean_field"]))
+    test_sampling = float(test.std(ddof=1) / np.sqrt(test.size))
     final = {
         "algorithm": algorithm,
-        "log_z": z.log_z,
-        "log_z_stderr": z.stderr,
-        "ess": z.ess,
-        "test_bound": mean_bound(dbm, X_test, z.log_z, int(ev["n_mean_field"])),
-        "train_bound": mean_bound(dbm, sub, z.log_z, int(ev["n_mean_field"])),
+        "repeat": int(repeat),
+        **z,
+        "test_bound": float(test.mean()) - z["log_z"],
+        "test_sampling_stderr": test_sampling,
+        "test_bound_stderr": float(np.hypot(z["log_z_stderr"], test_sampling)),
+        "train_bound": mean_bound(dbm, sub, z["log_z"], int(ev["n_mean_field"])),
         "n_test": int(X_test.shape[0]),
         "ais_betas": int(ev["final_ais"]["n_betas"]),
         "ais_runs": int(ev["final_ais"]["n_runs"]),
-        "ais_state": ev.get("ais_state", "v_h2"),
+        "ais_state": state,
         "ais_schedule": ev["final_ais"].get("schedule", "piecewise"),
     }
     if dbm.shape[1] <= EXACT_MAX_HIDDEN1:  # enumerable (smoke profile): check AIS against the exact value

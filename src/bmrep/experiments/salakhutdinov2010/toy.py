@@ -76,45 +76,74 @@ def fpcd_partition_chain(
     return traj
 
 
+def _tail(traj: np.ndarray, k: int) -> int:
+    """Length of the final stretch of ``traj`` spent in set ``k``."""
+    out = np.flatnonzero(traj != k)
+    return int(traj.size if out.size == 0 else traj.size - 1 - out[-1])
+
+
 def fig2_toy(cfg: dict, seed: int):
-    """Figure 2: partition index vs update for Gibbs, FPCD and Wang-Landau.
+    """Figure 2: partition index vs update for Gibbs, FPCD and Wang-Landau, over independent runs.
 
-    Also the occupation of a long Wang-Landau run with decreasing gamma.
+    ``n_runs`` independent runs of ``n_updates`` updates per sampler (streams
+    keyed by the run), and ``n_long_runs`` long Wang-Landau runs with
+    decreasing gamma (their occupation of every partition).
 
-    ``cfg`` keys (the config's ``fig2``): ``n_updates``, ``phi``, ``wl_gamma``,
-    ``fpcd_lr``, ``fpcd_decay``, ``long_updates``, ``long_gamma0``, ``long_gamma_t0``.
+    ``cfg`` keys (the config's ``fig2``): ``n_updates``, ``n_runs``, ``phi``, ``wl_gamma``,
+    ``fpcd_lr``, ``fpcd_decay``, ``long_updates``, ``n_long_runs``, ``long_gamma0``, ``long_gamma_t0``.
 
     Returns
     -------
-    traj : DataFrame (update, Gibbs, FPCD, Wang-Landau) with 1-based partitions
-    occupation : DataFrame (partition, fraction, exact p(X_k)) of the long run
+    traj : DataFrame (update, Gibbs, FPCD, Wang-Landau), 1-based partitions, of run 0 (the figure)
+    runs : DataFrame per run: ``n_updates``, ``wang_landau_partitions`` (sets visited),
+        ``gibbs_left_start`` (bool), ``fpcd_data_tail`` (final updates spent in the data's set)
+    occupation : DataFrame per long run and partition (run, partition, fraction, exact p(X_k), weight fraction)
     """
     _, log_p, part = two_node_mrf(cfg["phi"], -cfg["phi"])
     start = _state_of(-1, -1)
     data_state = _state_of(1, 1)
     n = int(cfg["n_updates"])
-    r = lambda *k: paper_rng(seed, "fig2", *k)  # noqa: E731
-    gibbs = gibbs_partition_chain(log_p, part, start, n, r("gibbs"))
-    wl = wang_landau_partitions(log_p, part, start, n, r("wang-landau"), gamma_schedule(cfg["wl_gamma"]), 2).partitions
-    fpcd = fpcd_partition_chain(log_p, part, start, data_state, n, r("fpcd"), cfg["fpcd_lr"], cfg["fpcd_decay"])
-    traj = pd.DataFrame({"update": np.arange(1, n + 1), "Gibbs": gibbs + 1, "FPCD": fpcd + 1, "Wang-Landau": wl + 1})
-    long = wang_landau_partitions(
-        log_p,
-        part,
-        start,
-        int(cfg["long_updates"]),
-        r("wang-landau-long"),
-        gamma_schedule(cfg["long_gamma0"], cfg["long_gamma_t0"]),
-        2,
-    )
+    rows, traj = [], None
+    for i in range(int(cfg["n_runs"])):
+        r = lambda *k, i=i: paper_rng(seed, "fig2", i, *k)  # noqa: E731
+        gibbs = gibbs_partition_chain(log_p, part, start, n, r("gibbs"))
+        wl = wang_landau_partitions(log_p, part, start, n, r("wang-landau"), gamma_schedule(cfg["wl_gamma"]), 2)
+        fpcd = fpcd_partition_chain(log_p, part, start, data_state, n, r("fpcd"), cfg["fpcd_lr"], cfg["fpcd_decay"])
+        if i == 0:
+            traj = pd.DataFrame(
+                {"update": np.arange(1, n + 1), "Gibbs": gibbs + 1, "FPCD": fpcd + 1, "Wang-Landau": wl.partitions + 1}
+            )
+        rows.append(
+            {
+                "run": i,
+                "n_updates": n,
+                "wang_landau_partitions": int(np.unique(wl.partitions).size),
+                "gibbs_left_start": bool(np.any(gibbs != part[start])),
+                "fpcd_data_tail": _tail(fpcd, part[data_state]),
+            }
+        )
     p_exact = np.exp(log_p - np.logaddexp.reduce(log_p))
-    occ = pd.DataFrame(
-        {
-            "partition": np.arange(1, 5),
-            "name": PARTITION_NAMES,
-            "fraction": long.occupation,
-            "exact_probability": [p_exact[part == k].sum() for k in range(4)],
-            "wl_weight_fraction": np.exp(long.log_g - np.logaddexp.reduce(long.log_g)),
-        }
-    )
-    return traj, occ
+    occ = []
+    for j in range(int(cfg["n_long_runs"])):
+        long = wang_landau_partitions(
+            log_p,
+            part,
+            start,
+            int(cfg["long_updates"]),
+            paper_rng(seed, "fig2", "wang-landau-long", j),
+            gamma_schedule(cfg["long_gamma0"], cfg["long_gamma_t0"]),
+            2,
+        )
+        occ.append(
+            pd.DataFrame(
+                {
+                    "run": j,
+                    "partition": np.arange(1, 5),
+                    "name": PARTITION_NAMES,
+                    "fraction": long.occupation,
+                    "exact_probability": [p_exact[part == k].sum() for k in range(4)],
+                    "wl_weight_fraction": np.exp(long.log_g - np.logaddexp.reduce(long.log_g)),
+                }
+            )
+        )
+    return traj, pd.DataFrame(rows), pd.concat(occ, ignore_index=True)

@@ -23,12 +23,15 @@ def _dtype(cfg) -> type:
     return {"float32": np.float32, "float64": np.float64}[cfg.get("dtype", "float32")]
 
 
-def pretrain(X: np.ndarray, cfg: dict, seed: int, log=None) -> DBM:
+def pretrain(X: np.ndarray, cfg: dict, seed: int, repeat: int | None = None, log=None) -> DBM:
     """Greedy layer-wise pretraining (Salakhutdinov & Hinton 2009) with ``cfg["pretrain"]``.
 
     ``cfg`` keys: ``n_visible``, ``n_hidden1``, ``n_hidden2``, ``batch_size``,
-    ``pretrain`` and optionally ``dtype``.
+    ``pretrain`` and optionally ``dtype``. ``repeat`` is the seed index (spec,
+    section 3: every seed has its own pretraining, shared by the algorithms);
+    None keys the streams by the seed alone (the calibration model).
     """
+    rep = () if repeat is None else (int(repeat),)
     p = cfg["pretrain"]
     D = X.shape[1]
     if D != cfg["n_visible"]:
@@ -42,15 +45,20 @@ def pretrain(X: np.ndarray, cfg: dict, seed: int, log=None) -> DBM:
         lr=p["lr"],
         momentum=p["momentum"],
         weight_decay=p["weight_decay"],
-        rng=paper_rng(seed, "pretrain"),
-        streams=chain_streams(seed, cfg["batch_size"], "pretrain"),
+        rng=paper_rng(seed, "pretrain", *rep),
+        streams=chain_streams(seed, cfg["batch_size"], "pretrain", *rep),
         dtype=_dtype(cfg),
         log=log,
     )
 
 
-def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=None, checkpoint=None):
+def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat: int = 0, log=None, checkpoint=None):
     """Joint training of a copy of ``dbm0`` with ``algorithm`` (section 8).
+
+    Common random numbers (spec, section 3): the minibatch order, the initial
+    persistent chains and the chains' random streams are keyed by (seed,
+    ``repeat``) and not by the algorithm, so within a seed the four algorithms
+    differ only in how they move the chains, and comparisons are paired over seeds.
 
     ``cfg`` keys: ``batch_size`` and ``train``. The learning rate is
     ``lr_numerator / (lr_offset + t)`` (section 8: 10 / (2000 + t)).
@@ -68,8 +76,8 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=No
     s = make_sampler(
         algorithm,
         dbm,
-        chain_streams(seed, n_chains, "train", algorithm),
-        paper_rng(seed, "chains", algorithm),
+        chain_streams(seed, n_chains, "train", repeat),
+        paper_rng(seed, "chains", repeat),
         n_chains=n_chains,
         fast_lr=t["fpcd_fast_lr"],
         fast_decay=t["fpcd_fast_decay"],
@@ -102,7 +110,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=No
         n_mean_field=int(t["n_mean_field"]),
         lr=inverse_time(t["lr_numerator"], t["lr_offset"]),
         weight_decay=float(t["weight_decay"]),
-        rng=paper_rng(seed, "minibatches", algorithm),
+        rng=paper_rng(seed, "minibatches", repeat),
         callback=callback,
         callback_every=int(t["snapshot_every"]),
         checkpoint=checkpoint,
@@ -114,6 +122,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, log=No
     snapshots.update({k: np.stack([r["params"][k] for r in snaps]) for k in first["params"]})
     info = {
         "algorithm": algorithm,
+        "repeat": int(repeat),
         "seconds": hist.seconds,
         "n_updates": hist.n_updates,
         "seconds_per_update": hist.seconds / max(hist.n_updates, 1),

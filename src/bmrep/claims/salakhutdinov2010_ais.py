@@ -1,0 +1,78 @@
+"""How the AIS of Salakhutdinov (2010) did, as claim details: calibration drift, ladders, stated vs replicate errors.
+
+Used by :mod:`bmrep.claims.salakhutdinov2010` (the AIS calibration claim).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from bmrep.experiments.salakhutdinov2010.evaluation import MIN_ESS_STDERR
+
+
+def drift_onset(profile: list[dict], tol: float = 0.1) -> float | None:
+    """The smallest beta of ``beta_profile`` from which on the running AIS error stays beyond ``tol``."""
+    errs = np.array([abs(p["error"]) for p in profile])
+    ok = np.flatnonzero(errs <= tol)
+    start = 0 if ok.size == 0 else ok[-1] + 1
+    return None if start >= len(profile) else float(profile[start]["beta"])
+
+
+def exact_diagnostics(exact: dict, tol: float = 0.1) -> str:
+    """The exact check's diagnostics (``experiments.salakhutdinov2010.exact_check``) as claim details."""
+    out = ""
+    onset = drift_onset(exact.get("beta_profile", []), tol)
+    if onset is not None:
+        out += f"; the running error first exceeds {tol} nats for good at beta = {onset:.3f}"
+    if exact.get("ladder"):
+        by = {}
+        for r in exact["ladder"]:
+            by.setdefault(r.get("schedule", "piecewise"), []).append(f"{r['n_betas']}: {r['error']:+.3f}")
+        out += "; one run's error by n_betas: " + "; ".join(f"{k} ladder {', '.join(v)}" for k, v in by.items())
+    pooled = exact.get("replicates_pooled")
+    if pooled:
+        out += (
+            f"; all {pooled['n_runs']} replicate runs pooled: error {pooled['error']:+.3f} "
+            f"(ESS {pooled['ess']:.1f}{_stated(pooled.get('stderr', math.nan))})"
+        )
+    return out
+
+
+def _stated(stderr: float) -> str:
+    return f", stated s.e. {stderr:.3f}" if np.isfinite(stderr) else f", no stated s.e.: ESS < {MIN_ESS_STDERR:g}"
+
+
+def stated_vs_spread(reps: list[dict]) -> str:
+    """The AIS's stated (delta-method) error beside the replicates' spread, and their effective sample sizes.
+
+    A replicate whose ESS is below ``MIN_ESS_STDERR`` states no error (spec, section 3,
+    Evaluation); its delta-method value is shown apart, as what the spread
+    says of it.
+    """
+    ess = np.array([r.get("ess", math.nan) for r in reps])
+    stated = np.array([r.get("stderr", math.nan) for r in reps])
+    delta = np.array([r.get("delta_stderr", math.nan) for r in reps])
+    out = f"ESS median {np.median(ess):.1f} (range {np.min(ess):.1f}-{np.max(ess):.1f})"
+    if len(reps) < 2:
+        return out
+    sd = float(np.std([r["error"] for r in reps], ddof=1))  # the spread of log Z: the exact value is one number
+    ok = np.isfinite(stated)
+    out += f"; replicate sd of log Z {sd:.3f}"
+    if ok.any():
+        rms = float(np.sqrt(np.mean(stated[ok] ** 2)))
+        out += (
+            f"; stated s.e. (rms over the {int(ok.sum())} replicates with ESS >= {MIN_ESS_STDERR:g}) {rms:.3f}, "
+            f"ratio to sd {rms / sd:.2f}"
+        )
+    if (~ok).any():
+        rms = float(np.sqrt(np.nanmean(delta[~ok] ** 2))) if np.isfinite(delta[~ok]).any() else math.nan
+        out += (
+            f"; {int((~ok).sum())} replicates with ESS < {MIN_ESS_STDERR:g} state no error "
+            f"(their delta-method value, rms {rms:.3f}, would be {rms / sd:.2f} x sd)"
+        )
+    return out
+
+
+__all__ = ["drift_onset", "exact_diagnostics", "stated_vs_spread"]
