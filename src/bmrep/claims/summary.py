@@ -10,13 +10,13 @@ each with its details, then the others.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pandas as pd
 
-from ..io import write_csv, write_text
-from .core import COLUMNS, NOT_APPLICABLE, ClaimResult
+from ..io import load_tables, write_csv, write_text
+from .core import COLUMNS, NOT_APPLICABLE, Claim, ClaimResult, Results, evaluate
 from .verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, VERDICTS
 
 MARK = {REPRODUCED: "✅", NOT_REPRODUCED: "❌", INCONCLUSIVE: "❔", NOT_RUN: "⏸"}
@@ -34,6 +34,31 @@ def write_claims(path: str | Path, results: list[ClaimResult]) -> None:
     if not results:
         raise ValueError(f"no claims to write to {path}")
     write_csv(path, claims_frame(results))
+
+
+def decide_and_write(
+    claims: Callable[[dict], list[Claim]], inputs, params, output: str | Path, log
+) -> list[ClaimResult]:
+    """A paper's claims job: load its named result tables, decide every claim, log and write them.
+
+    ``claims`` is the paper module's ``claims(settings)``; ``inputs`` the job's
+    named inputs; ``params`` carries ``settings`` and ``profile``.
+    """
+    results = Results(load_tables(inputs), settings=params.settings, profile=params.profile)
+    decided = evaluate(claims(params.settings), results)
+    for d in decided:
+        r = d.row()
+        log.info(
+            "%s | %s | %s +- %s (n = %s) | %s",
+            r["claim_id"],
+            r["verdict"],
+            r["estimate"],
+            r["std_error"],
+            r["n"],
+            r["details"],
+        )
+    write_claims(output, decided)
+    return decided
 
 
 def read_claims(paths: Iterable[str | Path]) -> pd.DataFrame:

@@ -1,15 +1,8 @@
 """Claims of yokoyama2019 (spec section 2), decided from the result tables."""
 
-from bmrep.claims.core import Results, evaluate
-from bmrep.claims.summary import write_claims
+from bmrep.claims.summary import decide_and_write
 from bmrep.claims.yokoyama2019 import claims
-from bmrep.io import load_tables
 from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
-p = snakemake.params  # noqa: F821
-results = Results(load_tables(snakemake.input), settings=p.settings, profile=p.profile)  # noqa: F821
-decided = evaluate(claims(p.settings), results)
-for d in decided:
-    log.info("%s | %s | %s | %s", d.claim.id, d.claim.statement, d.verdict, d.details)
-write_claims(snakemake.output[0], decided)  # noqa: F821
+decide_and_write(claims, snakemake.input, snakemake.params, snakemake.output[0], log)  # noqa: F821
