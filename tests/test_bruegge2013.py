@@ -156,7 +156,7 @@ def test_tables34_quartiles_and_censoring():
 
 
 def test_pt_training_is_reproducible_and_learns():
-    """t-PT_k training (train_rbm_pt): identical for identical seeds; the exact log-likelihood rises on 4x4 BAS."""
+    """t-PT_k training (PTChains): identical for identical seeds; the exact log-likelihood rises on 4x4 BAS."""
     bench = benchmarks.make_benchmark("bas", 1)
     recipe = {"algorithm": "pt", "k": 1, "lr": 0.1, "n_updates": 1000, "n_temperatures": 3}
     m1, u, ll = train.train(bench, recipe, "T", 0, 5, "test", eval_every=500)

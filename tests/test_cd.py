@@ -1,12 +1,13 @@
-"""CD-k / PCD-k training of binary RBMs, checked with the exact log-likelihood."""
+"""The RBM training loop with CD-k / PCD-k negative phases, checked with the exact log-likelihood."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from bmrep.learning.cd import rbm_gradient, train_rbm
+from bmrep.learning.negative_phases import CDChains
 from bmrep.learning.optimizers import SGD, Adam, AdaMax
+from bmrep.learning.rbm_training import rbm_gradient, train_rbm
 from bmrep.models.exact import all_states
 from bmrep.models.exact.rbm import log_partition, mean_log_likelihood, sample_exact
 from bmrep.models.rbm import RBM
@@ -28,13 +29,10 @@ def train(op, persistent, optimizer, n_updates=2000, k=1):
     return r0, *train_rbm(
         r0,
         BAS2,
-        operator=op,
-        k=k,
-        persistent=persistent,
+        negative_phase=CDChains(op, k, persistent=persistent, streams=streams),
         batch_size=None,
         n_updates=n_updates,
         optimizer=optimizer,
-        streams=streams,
         rng=np.random.default_rng(1),
         callback=lambda t, r: {"ll": mean_log_likelihood(r, BAS2)},
         callback_every=500,
@@ -103,10 +101,10 @@ def test_gradient_vanishes_when_model_samples_equal_data():
 def test_weight_decay_and_minibatches():
     r0 = RBM.random(4, 4, np.random.default_rng(0), scale=0.5)
     streams = ChainStreams.from_seed(0, "decay", n_chains=3)
-    kw = dict(operator=Gibbs(), k=1, persistent=True, batch_size=3, n_updates=200, streams=streams)
+    kw = dict(negative_phase=CDChains(Gibbs(), 1, persistent=True, streams=streams), batch_size=3, n_updates=200)
     m_decay, _ = train_rbm(r0, BAS2, optimizer=SGD(0.05), rng=np.random.default_rng(4), weight_decay=0.5, **kw)
     streams = ChainStreams.from_seed(0, "decay", n_chains=3)
-    kw["streams"] = streams
+    kw["negative_phase"] = CDChains(Gibbs(), 1, persistent=True, streams=streams)
     m_plain, _ = train_rbm(r0, BAS2, optimizer=SGD(0.05), rng=np.random.default_rng(4), **kw)
     assert np.abs(m_decay.W).sum() < np.abs(m_plain.W).sum()
     assert np.isfinite(log_partition(m_plain))
@@ -115,14 +113,13 @@ def test_weight_decay_and_minibatches():
 def test_bad_settings_raise():
     r0 = RBM.random(4, 2, np.random.default_rng(0))
     st = ChainStreams.from_seed(0, "bad", n_chains=2)
-    kw = dict(
-        operator=Gibbs(), persistent=False, n_updates=1, optimizer=SGD(0.1), streams=st, rng=np.random.default_rng(0)
-    )
+    kw = dict(n_updates=1, optimizer=SGD(0.1), rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="k must be"):
-        train_rbm(r0, BAS2, k=0, batch_size=2, **kw)
+        CDChains(Gibbs(), 0, persistent=False, streams=st)
+    cd1 = CDChains(Gibbs(), 1, persistent=False, streams=st)
     with pytest.raises(ValueError, match="streams"):
-        train_rbm(r0, BAS2, k=1, batch_size=6, **kw)
+        train_rbm(r0, BAS2, negative_phase=cd1, batch_size=6, **kw)
     with pytest.raises(ValueError, match="data must have shape"):
-        train_rbm(r0, BAS2[:, :3], k=1, batch_size=2, **kw)
+        train_rbm(r0, BAS2[:, :3], negative_phase=cd1, batch_size=2, **kw)
     with pytest.raises(ValueError):
         SGD(-0.1)

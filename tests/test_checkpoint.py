@@ -24,12 +24,12 @@ import pandas as pd
 import pytest
 
 from bmrep.learning import checkpoint as ckpt_mod
-from bmrep.learning.cd import train_rbm
 from bmrep.learning.checkpoint import Checkpoint, run_resumable
 from bmrep.learning.dbm_samplers import ALGORITHMS, make_sampler
 from bmrep.learning.dbm_training import train_dbm
+from bmrep.learning.negative_phases import CDChains, PTChains
 from bmrep.learning.optimizers import SGD, Adam, AdaMax
-from bmrep.learning.pt_training import train_rbm_pt
+from bmrep.learning.rbm_training import train_rbm
 from bmrep.models.dbm import DBM
 from bmrep.models.rbm import RBM
 from bmrep.sampling import ChainStreams, FlipTheState, Gibbs
@@ -161,8 +161,6 @@ def _rbm_run(case, n_updates, checkpoint=None, kill_at=None):
         return {"w": float(model.W.sum()), "c": model.c.copy()}
 
     common = dict(
-        operator=c["operator"],
-        k=c["k"],
         batch_size=10,
         n_updates=n_updates,
         optimizer=c["opt"](),
@@ -174,12 +172,12 @@ def _rbm_run(case, n_updates, checkpoint=None, kill_at=None):
     if "pt" in c:
         streams = ChainStreams.from_seed(8, "test_ckpt_pt", n_chains=10 * c["pt"])
         swap_rng = np.random.default_rng(9)
-        model, hist = train_rbm_pt(
-            rbm0, X, n_temperatures=c["pt"], streams=streams, swap_rng=swap_rng, n_replicas=10, **common
-        )
+        ladders = PTChains(c["operator"], c["pt"], c["k"], streams=streams, swap_rng=swap_rng, n_replicas=10)
+        model, hist = train_rbm(rbm0, X, negative_phase=ladders, **common)
         return model, hist, [streams.get_state(), swap_rng.bit_generator.state, rng.bit_generator.state]
     streams = ChainStreams.from_seed(8, "test_ckpt_cd", n_chains=12)
-    model, hist = train_rbm(rbm0, X, persistent=c["persistent"], n_chains=10, streams=streams, **common)
+    chains = CDChains(c["operator"], c["k"], persistent=c["persistent"], streams=streams, n_chains=10)
+    model, hist = train_rbm(rbm0, X, negative_phase=chains, **common)
     return model, hist, [streams.get_state(), rng.bit_generator.state]
 
 

@@ -20,7 +20,7 @@ A sampler runs ``n_replicas`` independent PT ladders at once; chain
 ``r * t + k`` of the flat state arrays is replica r at temperature k (betas
 ascending, the last is 1), and each has its own random stream, so results do
 not depend on the number of threads. Swap decisions use one extra generator.
-Training an RBM with PT chains is :func:`bmrep.learning.pt_training.train_rbm_pt`.
+Training an RBM with PT chains: :class:`bmrep.learning.negative_phases.PTChains`.
 """
 
 from __future__ import annotations

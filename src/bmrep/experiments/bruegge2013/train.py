@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...learning.cd import train_rbm
 from ...learning.checkpoint import run_resumable
+from ...learning.negative_phases import CDChains, PTChains
 from ...learning.optimizers import SGD
-from ...learning.pt_training import train_rbm_pt
+from ...learning.rbm_training import train_rbm
 from ...models.exact.rbm import log_partition, mean_log_likelihood
 from ...models.rbm import RBM
 from ...sampling.operators import operator_from_name
@@ -65,7 +65,6 @@ def train(
         return float(mean_log_likelihood(model, bench.X_eval, log_partition(model)))
 
     common = {
-        "operator": op,
         "batch_size": bench.batch_size,
         "n_updates": n_updates,
         "optimizer": SGD(float(recipe["lr"])),
@@ -76,23 +75,21 @@ def train(
     }
     if alg in ("cd", "pcd"):
         streams = ChainStreams.from_seed(seed, PAPER, key, "chains", bench.name, alg, repeat, n_chains=B)
-        model, hist = train_rbm(
-            rbm0, bench.X_train, k=int(recipe["k"]), persistent=(alg == "pcd"), streams=streams, **common
-        )
+        chains = CDChains(op, int(recipe["k"]), persistent=(alg == "pcd"), streams=streams)
+        model, hist = train_rbm(rbm0, bench.X_train, negative_phase=chains, **common)
     elif alg == "pt":
         t = int(recipe["n_temperatures"])
         R = int(recipe.get("n_replicas") or B)
         streams = ChainStreams.from_seed(seed, PAPER, key, "chains", bench.name, alg, repeat, n_chains=R * t)
-        model, hist = train_rbm_pt(
-            rbm0,
-            bench.X_train,
-            n_temperatures=t,
-            k=int(recipe["k"]),
+        ladders = PTChains(
+            op,
+            t,
+            int(recipe["k"]),
             streams=streams,
             swap_rng=keyed_rng(seed, PAPER, key, "swaps", bench.name, repeat),
             n_replicas=R,
-            **common,
         )
+        model, hist = train_rbm(rbm0, bench.X_train, negative_phase=ladders, **common)
     else:
         raise ValueError(f"unknown algorithm {alg!r}: expected 'cd', 'pcd' or 'pt'")
     updates = np.array([h["update"] for h in hist], dtype=np.int64)

@@ -11,9 +11,10 @@ from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition, data_marginal_base_bias
 from ...estimators.ladders import linear_betas
 from ...estimators.rts import exponential_log_prior, initial_iterations, partial_update, run_simulated_tempering
-from ...learning.cd import train_rbm
 from ...learning.checkpoint import Checkpoint, resume, save_if_due
+from ...learning.negative_phases import CDChains
 from ...learning.optimizers import Adam
+from ...learning.rbm_training import train_rbm
 from ...models.rbm import RBM
 from ...progress import track
 from ...sampling.operators import Gibbs
@@ -86,13 +87,12 @@ def fig5_track_training(
     rbm, _ = train_rbm(
         rbm0,
         X,
-        operator=Gibbs(),
-        k=1,
-        persistent=False,
+        negative_phase=CDChains(
+            Gibbs(), 1, persistent=False, streams=ChainStreams.from_seed(seed, *key, "pretrain", n_chains=bs)
+        ),
         batch_size=bs,
         n_updates=int(settings["pretrain_updates"]),
         optimizer=Adam(float(settings["pretrain_learning_rate"])),
-        streams=ChainStreams.from_seed(seed, *key, "pretrain", n_chains=bs),
         rng=rng,
     )
     rbm = rbm.copy()

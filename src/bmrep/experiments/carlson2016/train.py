@@ -7,8 +7,9 @@ import time
 import numpy as np
 
 from ...estimators.base import data_marginal_base_bias
-from ...learning.cd import train_rbm
+from ...learning.negative_phases import CDChains
 from ...learning.optimizers import Adam
+from ...learning.rbm_training import train_rbm
 from ...models.rbm import RBM
 from ...sampling.operators import Gibbs
 from ...sampling.streams import ChainStreams
@@ -55,15 +56,17 @@ def train_mnist_rbm(X: np.ndarray, n_hidden: int, settings: dict, seed: int, che
     model, _ = train_rbm(
         rbm0,
         X,
-        operator=Gibbs(),
-        k=int(settings["k"]),
-        persistent=persistent,
+        negative_phase=CDChains(
+            Gibbs(),
+            int(settings["k"]),
+            persistent=persistent,
+            streams=streams,
+            n_chains=n_chains if persistent else None,
+        ),
         batch_size=int(settings["batch_size"]),
         n_updates=int(settings["n_updates"]),
         optimizer=Adam(float(settings["learning_rate"])),
-        streams=streams,
         rng=rng,
-        n_chains=n_chains if persistent else None,
         weight_decay=float(settings["weight_decay"]),
         checkpoint=checkpoint,
     )

@@ -1,18 +1,16 @@
-"""Contrastive divergence (CD-k) and persistent CD (PCD-k) for binary RBMs.
+"""The one training loop of binary RBMs: minibatch gradient ascent on the log-likelihood.
 
 The log-likelihood gradient of an RBM (Brügge et al. 2013, eq. 3; Hinton
 2002; Tieleman 2008) is
 
     dlog p / dW = <v P(h=1|v)>_data - <v h>_model,
 
-and the model term is estimated from k sweeps of a transition operator
-(Gibbs G, flip-the-state T or a blend; the operator is a parameter):
-
-* CD-k: the chains start at the minibatch and run k sweeps;
-* PCD-k: ``n_chains`` persistent chains run k sweeps per update.
-
-The model term uses ``P(h=1|v)`` of the samples (Rao-Blackwellised) unless
-hidden samples are passed to :func:`rbm_gradient`.
+and the model term comes from a pluggable *negative phase*
+(:mod:`bmrep.learning.negative_phases`): CD-k and PCD-k with any transition
+operator (Gibbs G, flip-the-state T or a blend), or the beta = 1 chains of
+parallel-tempering ladders (t-PT_k). The model term uses ``P(h=1|v)`` of the
+samples (Rao-Blackwellised) unless hidden samples are passed to
+:func:`rbm_gradient`.
 """
 
 from __future__ import annotations
@@ -21,12 +19,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bmrep.learning.checkpoint import Checkpoint, copy_into, generator_state, resume, save_if_due, set_generator_state
-from bmrep.models.rbm import RBM
-from bmrep.sampling.operators import Operator
-from bmrep.sampling.streams import ChainStreams
-
+from ..models.rbm import RBM
 from ..progress import track
+from .checkpoint import Checkpoint, copy_into, generator_state, resume, save_if_due, set_generator_state
+from .negative_phases import NegativePhase
 
 
 def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
@@ -111,36 +107,28 @@ def train_rbm(
     rbm: RBM,
     data,
     *,
-    operator: Operator,
-    k: int,
-    persistent: bool,
+    negative_phase: NegativePhase,
     batch_size: int | None,
     n_updates: int,
     optimizer,
-    streams: ChainStreams,
     rng: np.random.Generator,
     callback: Callable[[int, RBM], object] | None = None,
     callback_every: int = 100,
-    n_chains: int | None = None,
     weight_decay: float = 0.0,
-    n_threads: int = 1,
     checkpoint: Checkpoint | None = None,
 ) -> tuple[RBM, list[dict]]:
-    """Train a binary RBM by CD-k or PCD-k with any operator.
+    """Train a binary RBM by minibatch gradient ascent with any negative phase.
 
     Parameters
     ----------
     rbm : RBM
         Initial model; a float64 copy is trained (the argument is not modified).
     data : ndarray (N, n_visible) of 0/1
-    operator : Gibbs, FlipTheState or Blend
-        Produces the model samples (Brügge et al. 2013, sec. 4.2).
-    k : int >= 1
-        Sweeps per update.
-    persistent : bool
-        False: CD-k, chains restarted at the minibatch each update.
-        True: PCD-k (Tieleman 2008), ``n_chains`` persistent chains started at
-        training examples drawn by ``rng``.
+    negative_phase : NegativePhase
+        The model term's samples: :class:`~bmrep.learning.negative_phases.CDChains`
+        (CD-k, PCD-k) or :class:`~bmrep.learning.negative_phases.PTChains` (t-PT_k).
+        Its ``start`` draws any initial states from ``rng`` before the first
+        minibatch is drawn.
     batch_size : int or None
         Minibatch size; None (or >= N) is batch learning on all of ``data``.
     n_updates : int
@@ -148,26 +136,20 @@ def train_rbm(
     optimizer : object with ``step(params, grads)`` (``bmrep.learning.optimizers``)
         Gradient ascent in place on ``rbm.params()``; its learning-rate
         schedule and momentum apply.
-    streams : ChainStreams
-        At least as many streams as chains (CD: batch size; PCD: n_chains);
-        the first ones are used.
     rng : numpy Generator
-        Minibatch order and PCD initial states.
+        Minibatch order and the negative phase's initial states.
     callback : callable(update, rbm) -> float | dict | None
         Called before training (update 0) and after every ``callback_every``
         updates (and after the last one); its results form the history,
         e.g. the exact log-likelihood.
-    n_chains : int or None
-        PCD chains (default: the batch size).
     weight_decay : float >= 0
         L2 penalty: ``grad_W -= weight_decay * W``.
-    n_threads : int
-        Threads over chains in the sampler (results do not depend on it).
     checkpoint : Checkpoint or None
-        Save the loop's state (parameters, optimiser, chains, streams,
-        minibatch order, ``rng``, history) every ``checkpoint.every`` updates
-        and resume from a saved one (:mod:`bmrep.learning.checkpoint`): the
-        result is bit-identical to an uninterrupted run.
+        Save the loop's state (parameters, optimiser, the negative phase's
+        chains and streams, minibatch order, ``rng``, history) every
+        ``checkpoint.every`` updates and resume from a saved one
+        (:mod:`bmrep.learning.checkpoint`): the result is bit-identical to an
+        uninterrupted run.
 
     Returns
     -------
@@ -181,8 +163,6 @@ def train_rbm(
     N = len(X)
     if N == 0:
         raise ValueError("data is empty")
-    if k < 1:
-        raise ValueError(f"k must be >= 1, got {k}")
     if n_updates < 0:
         raise ValueError(f"n_updates must be >= 0, got {n_updates}")
     if weight_decay < 0:
@@ -193,45 +173,28 @@ def train_rbm(
     if B < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
     B = min(B, N)
-    n_ch = (n_chains or B) if persistent else B
-    if len(streams) < n_ch:
-        raise ValueError(f"{len(streams)} streams for {n_ch} chains")
-    st = streams if len(streams) == n_ch else streams.subset(slice(0, n_ch))
-
     model = rbm.astype(np.float64).copy()
     params = model.params()
     history: list[dict] = []
 
     def record(t):
-        if callback is None:
-            return
-        res = callback(t, model)
-        if isinstance(res, dict):
-            history.append({"update": t, **res})
-        else:
-            history.append({"update": t, "value": res})
+        if callback is not None:
+            res = callback(t, model)
+            history.append({"update": t, **res} if isinstance(res, dict) else {"update": t, "value": res})
 
-    h = np.zeros((n_ch, model.n_hidden))
-    if persistent:
-        v = X[rng.integers(0, N, size=n_ch)].copy()
-    else:
-        v = np.empty((n_ch, model.n_visible))
+    negative_phase.start(model, X, B, rng)
     batches = Minibatches(N, B, rng)
 
     def restore(state):
         restore_loop_state(state, params, optimizer, rng, batches, history)
-        v[...], h[...] = state["v"], state["h"]
-        streams.set_state(state["streams"])
+        negative_phase.set_state(state["negative_phase"])
 
     start = resume(checkpoint, restore)
     if start == 0:
         record(0)
-    for t in track(range(start + 1, n_updates + 1), "RBM training updates"):
+    for t in track(range(start + 1, int(n_updates) + 1), "RBM training updates"):
         vd = X[next(batches)]
-        if not persistent:
-            v[...] = vd
-        operator.sweep(model, v, h, st, n_sweeps=k, n_threads=n_threads)
-        grads = rbm_gradient(model, vd, v)
+        grads = rbm_gradient(model, vd, negative_phase.sample(model, vd))
         if weight_decay:
             grads["W"] -= weight_decay * params["W"]
         optimizer.step(params, grads)
@@ -242,8 +205,8 @@ def train_rbm(
         save_if_due(
             checkpoint,
             t,
-            n_updates,
-            lambda: loop_state(params, optimizer, rng, batches, history, v=v, h=h, streams=streams.get_state()),
+            int(n_updates),
+            lambda: loop_state(params, optimizer, rng, batches, history, negative_phase=negative_phase.get_state()),
         )
     return model, history
 
