@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from sklearn.neighbors import NearestCentroid
 
 from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.experiments.salakhutdinov2010.evaluation import estimate_log_z, replicated_log_z
 from bmrep.experiments.salakhutdinov2010.sampling import (
     count_switches,
     logistic_classifier,
-    nearest_mean_classifier,
     sample_sequences,
     temperature_trajectories,
 )
@@ -85,7 +85,7 @@ def test_sampling_diagnostics_on_a_tiny_dbm():
         "gamma": 1.0,
         "trace_updates": 50,
     }
-    out = sample_sequences(d, s, nearest_mean_classifier(X, y), SEED)
+    out = sample_sequences(d, s, NearestCentroid().fit(X, y).predict, SEED)
     assert out["gibbs_images"].shape == (3, 4, 16) and out["ast_images"].shape == (3, 4, 16)
     assert out["gibbs_labels"].shape == (3, 10)
     assert out["k_trace"].size == 30 and out["k_trace"].max() < 5
@@ -95,7 +95,7 @@ def test_sampling_diagnostics_on_a_tiny_dbm():
     np.testing.assert_array_equal(k, temperature_trajectories(d, {**s, "n_particles": 6}, SEED))
     assert count_switches(np.array([[0, 0, 1, 1, 0], [2, 2, 2, 2, 2]])).tolist() == [2, 0]
     assert "gibbs_column_switches" not in out  # gap 5 is not a multiple of classify_every 2
-    out = sample_sequences(d, {**s, "gap": 4}, nearest_mean_classifier(X, y), SEED)
+    out = sample_sequences(d, {**s, "gap": 4}, NearestCentroid().fit(X, y).predict, SEED)
     for name in ("gibbs", "ast"):  # labels at updates 2, 4, 6, ...; columns at 4, 8, ...
         assert out[f"{name}_column_switches"].tolist() == count_switches(out[f"{name}_labels"][:, 1::2]).tolist()
 

@@ -22,18 +22,6 @@ from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, unifor
 from .common import chain_streams, paper_rng
 
 
-def nearest_mean_classifier(X: np.ndarray, y: np.ndarray):
-    """A simple digit classifier: the class whose mean image is nearest (Euclidean)."""
-    classes = np.unique(y)
-    means = np.stack([X[y == c].mean(0) for c in classes])
-
-    def predict(V):
-        d = (V**2).sum(1)[:, None] - 2 * V @ means.T + (means**2).sum(1)[None, :]
-        return classes[np.argmin(d, axis=1)]
-
-    return predict
-
-
 def logistic_classifier(X: np.ndarray, y: np.ndarray, C: float, max_iter: int):
     """The spec's fixed digit classifier: multinomial logistic regression (scikit-learn, L2 penalty ``1 / C``).
 
