@@ -7,7 +7,6 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.models.dbm import DBM
 from bmrep.models.exact import all_states
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
@@ -20,15 +19,9 @@ from bmrep.sampling.wang_landau import (
     wang_landau_partitions,
 )
 from bmrep.seeds import rng as keyed_rng
+from testsystems import random_dbm
 
 SEED = 20261121
-
-
-def tiny_dbm(key="tiny"):
-    r = keyed_rng(SEED, "test_wl", key)
-    return DBM(
-        r.normal(0, 1.5, (3, 2)), r.normal(0, 1.5, (2, 2)), r.normal(0, 1, 3), r.normal(0, 1, 2), r.normal(0, 1, 2)
-    )
 
 
 def chi2_pvalue(counts, expected):
@@ -76,7 +69,7 @@ def _exact_tempered_joint(d, betas, log_g, n, key):
 
 def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invariant():
     """Algorithm 1 with frozen weights: exact (x, k) draws stay exact after one x-sweep + k-move."""
-    d = tiny_dbm()
+    d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "tiny"))
     betas = uniform_betas(4, 0.4)
     log_g = np.array([0.0, 0.7, -0.4, 1.1])
     n = 50_000
@@ -99,7 +92,7 @@ def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invaria
 
 def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
     """Eq. (6) for Algorithm 1: log g_k - log g_0 -> log Z_k - log Z_0."""
-    d = tiny_dbm("wlst")
+    d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "wlst"))
     betas = uniform_betas(5, 0.2)
     n = 20
     streams = ChainStreams.from_seed(SEED, "wlst", n_chains=n)
@@ -113,7 +106,7 @@ def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
 
 
 def test_tempered_transition_leaves_the_dbm_invariant():
-    d = tiny_dbm("tt")
+    d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "tt"))
     D, F1, F2 = d.shape
     X, lp = exact_dbm.joint_log_probabilities(d)
     n = 60_000
