@@ -87,7 +87,7 @@ def run_group(
     if group == "AIS":
         streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
         r = ais_log_partition(rbm, n_chains, piecewise_betas(budget + 2), streams, base_bias, dtype=dtype)
-        return [_row("AIS", r.log_z, r.stderr, time.process_time() - t0)]
+        return [_row("AIS", r.estimate, r.stderr, time.process_time() - t0)]
     if group == "RAISE":
         streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
         V = np.asarray(raise_data[:n_chains], np.float64)

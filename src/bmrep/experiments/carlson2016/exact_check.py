@@ -105,7 +105,7 @@ def exact_check_replicate(model: ExactModel, settings: dict, seed: int, replicat
     ais = ais_log_partition(
         rbm, n_chains, betas_ais, ChainStreams.from_seed(seed, *key, "AIS", n_chains=n_chains), base_bias
     )
-    rows.append({"method": "AIS", "estimate": ais.log_z, "stderr": ais.stderr})
+    rows.append({"method": "AIS", "estimate": ais.estimate, "stderr": ais.stderr})
     V, _ = exact.sample_exact(rbm, n_chains, make_rng(seed, *key, "RAISE data"))
     res, _ = raise_log_partition(
         rbm, V, betas_ais, ChainStreams.from_seed(seed, *key, "RAISE", n_chains=n_chains), base_bias

@@ -47,7 +47,7 @@ def _annealed(rbm, base_bias, V_test, method, sweeps, streams, dtype):
     n_chains = len(streams)
     if method == "AIS":
         r = ais_log_partition(rbm, n_chains, piecewise_betas(sweeps + 2), streams, base_bias, dtype=dtype)
-        return r.log_z, r.stderr
+        return r.estimate, r.stderr
     if method == "RAISE":
         res, _ = raise_log_partition(
             rbm, V_test[:n_chains], piecewise_betas(sweeps + 1), streams, base_bias, dtype=dtype

@@ -146,7 +146,7 @@ def fig5_track_training(
                 )
                 for rep in range(int(settings["ais_replicates"]))
             ]
-            lz_reps = np.array([a.log_z for a in reps])
+            lz_reps = np.array([a.estimate for a in reps])
             lz_ais = float(lz_reps.mean())
             tr_a, va_a = mean_ll(lz_ais)
             row.update(
