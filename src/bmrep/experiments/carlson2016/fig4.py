@@ -93,13 +93,13 @@ def fig4_run(
         record=True,
         burn_in=int(settings["burn_in"]),
     )
-    _, lz_rts, lz_ts, se_rts = result.checkpoints[-1]
+    _, rts, ts = result.checkpoints[-1]
     delta, kk = result.record.delta, result.record.k.astype(np.int64)  # (n_sweeps, n_chains)
     log_z1 = base_log_partition(base_bias, rbm.n_hidden)
     mean, _, _ = binned_moments(delta.ravel(), kk.ravel(), betas)
     est = {
-        "RTS": (lz_rts[-1], se_rts[-1]),
-        "TS": (lz_ts[-1], result.stats.stderr(rao_blackwell=False)[-1]),
+        "RTS": (rts.estimate, rts.stderr),
+        "TS": (ts.estimate, ts.stderr),
         "TI": (log_z1 + integrate_trapezoid(betas, mean), np.nan),
         "TI-RB": (log_z1 + rao_blackwell_ti(delta.ravel(), betas, log_prior, result.log_zhat), np.nan),
     }

@@ -30,7 +30,7 @@ class TemperedRun:
 
     init: InitialIterations
     log_zhat: np.ndarray  # Zhat used in the main run
-    checkpoints: list  # (sweeps_total, log_z_rts (K,), log_z_ts (K,), stderr_rts (K,))
+    checkpoints: list  # (main-run sweeps, RTS record, TS record): EstimateResults, the ladder in their details
     stats: TemperingStats
     record: STRecord | None
     betas: np.ndarray
@@ -170,7 +170,7 @@ def rbm_tempered_run(
         done = target
         if rec is not None:
             records.append(rec)
-        checkpoints.append((done, stats.rts(log_prior, lz), stats.ts(log_prior, lz), stats.stderr()))
+        checkpoints.append((done, stats.result(log_prior, lz, done, "RTS"), stats.result(log_prior, lz, done, "TS")))
     rec_all = None
     if record and records:
         rec_all = STRecord(np.concatenate([r.delta for r in records]), np.concatenate([r.k for r in records]))
