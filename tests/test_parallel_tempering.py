@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from bmrep.estimators.ladders import linear_betas
 from bmrep.models.exact import state_index
 from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.sampling import ChainStreams
@@ -12,7 +13,6 @@ from bmrep.sampling.parallel_tempering import (
     ParallelTempering,
     pt_transition_matrix,
     swap_transition_matrix,
-    uniform_betas,
 )
 from bmrep.seeds import rng
 from testsystems import random_rbm
@@ -20,10 +20,16 @@ from testsystems import random_rbm
 OPERATORS = {"G": Gibbs(), "T": FlipTheState(), "blend": Blend(0.5)}
 
 
-def test_uniform_betas():
-    np.testing.assert_allclose(uniform_betas(5), [0, 0.25, 0.5, 0.75, 1.0])
+def test_linear_betas_ascending_and_their_reversal_is_the_samplers_descending_ladder():
+    np.testing.assert_allclose(linear_betas(5), [0, 0.25, 0.5, 0.75, 1.0])
     with pytest.raises(ValueError):
-        uniform_betas(1)
+        linear_betas(1)
+    with pytest.raises(ValueError):
+        linear_betas(3, 1.0)
+    # bit for bit the descending ladders the DBM samplers were built with (np.linspace from 1 down)
+    for n, beta_min in [(20, 0.9), (11, 0.9), (4, 0.4), (5, 0.2), (4, 0.3), (7, 0.5)]:
+        assert np.array_equal(linear_betas(n, beta_min)[::-1], np.linspace(1.0, beta_min, n))
+        assert np.all(np.diff(linear_betas(n, beta_min)) > 0)
 
 
 def test_swap_matrix_is_reversible_wrt_product():

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..estimators.ladders import linear_betas
 from ..models.rbm import RBM
 from ..progress import track
-from ..sampling.parallel_tempering import ParallelTempering, uniform_betas
+from ..sampling.parallel_tempering import ParallelTempering
 from .cd import Minibatches, loop_state, rbm_gradient, restore_loop_state
 from .checkpoint import Checkpoint, resume, save_if_due
 
@@ -53,7 +54,7 @@ def train_rbm_pt(
     N = len(X)
     B = N if batch_size is None else min(int(batch_size), N)
     R = int(n_replicas or B)
-    betas = uniform_betas(n_temperatures)
+    betas = linear_betas(n_temperatures)
     v0 = X[rng.integers(0, N, size=R * betas.size)]
     pt = ParallelTempering(operator, betas, k, R, rbm.n_visible, rbm.n_hidden, streams, swap_rng, v0=v0)
     model = rbm.astype(np.float64).copy()
