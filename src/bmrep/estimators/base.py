@@ -35,8 +35,10 @@ class EstimateResult:
     ess : float
         Effective sample size of the weights behind the estimate (NaN where the method has none).
 
-    Every estimator of log Z returns this record (AIS, RAISE, RTS/TS, TI, MBAR);
-    AIS's :class:`~bmrep.estimators.ais.AISRun` extends it with the per-run arrays.
+    Every estimator of log Z returns this record: AIS (its
+    :class:`~bmrep.estimators.ais.AISRun` extends it with the per-run arrays),
+    RAISE, RTS/TS (:meth:`~bmrep.estimators.rts.TemperingStats.result`), MBAR,
+    and TI one per quadrature rule (the rules share one pass over the samples).
     """
 
     estimate: float
