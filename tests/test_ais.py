@@ -14,12 +14,12 @@ from bmrep.estimators.ais import (
     log_mean_exp_stderr,
 )
 from bmrep.estimators.base import data_marginal_base_bias
-from bmrep.estimators.ladders import adaptive_betas, linear_betas, piecewise_betas
 from bmrep.estimators.rbm_ais import rbm_annealing_model, rbm_tempered_log_f
 from bmrep.estimators.reverse_ais import raise_estimate, raise_log_partition, raise_log_weights
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import tempered_free_energy_v
+from bmrep.sampling.ladders import adaptive_betas, linear_betas, piecewise_betas
 from bmrep.sampling.streams import ChainStreams
 from testsystems import random_rbm
 

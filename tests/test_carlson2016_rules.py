@@ -4,7 +4,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.estimators.ladders import linear_betas
 from bmrep.estimators.rts import uniform_log_prior
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.exact_check import (
@@ -17,6 +16,7 @@ from bmrep.experiments.carlson2016.exact_check import (
 from bmrep.experiments.carlson2016.tempered import init_sweeps_of, rbm_tempered_run
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.simulated_tempering import rbm_step
 from testsystems import random_rbm
 

@@ -10,7 +10,6 @@ from scipy.special import logsumexp
 from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.base import base_log_partition
 from bmrep.estimators.dbm_ais import data_base_bias, data_base_biases
-from bmrep.estimators.ladders import linear_betas, piecewise_betas
 from bmrep.learning.dbm_pretraining import pretrain_dbm
 from bmrep.learning.dbm_samplers import ALGORITHMS, make_sampler
 from bmrep.learning.dbm_training import train_dbm
@@ -26,6 +25,7 @@ from bmrep.models.exact import all_states
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep
+from bmrep.sampling.ladders import linear_betas, piecewise_betas
 from bmrep.seeds import rng as keyed_rng
 from testsystems import random_dbm
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from bmrep.estimators.ladders import linear_betas
 from bmrep.models.exact import state_index
 from bmrep.models.exact.rbm import joint_probabilities
 from bmrep.sampling import ChainStreams
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
 from bmrep.sampling.parallel_tempering import (
     ParallelTempering,

@@ -7,11 +7,11 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.estimators.ladders import linear_betas
 from bmrep.models.exact import all_states
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.tempered_transitions import tempered_transition
 from bmrep.sampling.wang_landau import (
     AdaptiveTempering,

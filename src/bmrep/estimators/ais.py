@@ -40,7 +40,7 @@ The RBM's family is :mod:`bmrep.estimators.rbm_ais`. For a DBM with layers
 Gibbs-samples h1 | (v, h2) then (v, h2) | h1 at ``beta`` (through the core's
 ``op.update_layer`` with per-chain ``betas``): :mod:`bmrep.estimators.dbm_ais`.
 :func:`ais_log_partition` runs either. Ladders of betas are in
-:mod:`bmrep.estimators.ladders`.
+:mod:`bmrep.sampling.ladders`.
 
 The uncertainty reported with ``log mean(w)`` is the delta-method standard
 error ``sd(w) / (sqrt(n) * mean(w))``, computed with weights rescaled by their
@@ -58,9 +58,9 @@ import numpy as np
 
 from ..models.dbm import DBM
 from ..progress import track
+from ..sampling.ladders import check_betas
 from .base import EstimateResult
 from .dbm_ais import dbm_annealing_model
-from .ladders import check_betas
 from .rbm_ais import rbm_annealing_model
 
 __all__ = [
@@ -155,7 +155,7 @@ def anneal(
     evaluated along the reversed path (Burda et al. 2015). If ``partial`` is
     a list, the running sum after every step is appended to it; if
     ``step_sd`` is a list, the standard deviation over runs of every step's
-    increment is (the input of :func:`bmrep.estimators.ladders.adaptive_betas`).
+    increment is (the input of :func:`bmrep.sampling.ladders.adaptive_betas`).
     """
     if log_f_pair is None:
         if log_f is None:
@@ -276,7 +276,7 @@ def ais_log_partition(
         Number of annealing runs (chains); ``len(streams)`` must equal it.
     betas : array
         Increasing inverse temperatures from 0 to 1
-        (:mod:`bmrep.estimators.ladders`); ``len(betas) - 2`` sweeps per run.
+        (:mod:`bmrep.sampling.ladders`); ``len(betas) - 2`` sweeps per run.
     streams : bmrep.sampling.ChainStreams
         One random stream per run.
     base_bias : optional

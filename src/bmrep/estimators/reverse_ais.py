@@ -46,9 +46,9 @@ from typing import Any
 
 import numpy as np
 
+from ..sampling.ladders import check_betas
 from .ais import anneal, log_mean_exp
 from .base import EstimateResult
-from .ladders import check_betas
 from .rbm_ais import rbm_annealing_model
 
 __all__ = ["raise_log_weights", "raise_log_partition", "raise_estimate"]

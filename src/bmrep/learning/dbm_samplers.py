@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from bmrep.estimators.ladders import linear_betas
 from bmrep.learning.checkpoint import copy_into
 from bmrep.models.dbm import DBM
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep, random_chains
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.tempered_transitions import tempered_transition
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..estimators.ladders import linear_betas
 from ..models.rbm import RBM
 from ..progress import track
+from ..sampling.ladders import linear_betas
 from ..sampling.parallel_tempering import ParallelTempering
 from .cd import Minibatches, loop_state, rbm_gradient, restore_loop_state
 from .checkpoint import Checkpoint, resume, save_if_due

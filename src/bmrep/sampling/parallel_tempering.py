@@ -61,7 +61,7 @@ class ParallelTempering:
     operator : object with ``sweep(rbm, v, h, streams, betas=..., base_bias=..., n_sweeps=...)``
         Gibbs, FlipTheState or Blend from :mod:`bmrep.sampling.operators`.
     betas : array_like, shape (t,)
-        Inverse temperatures, ascending, last = 1 (see :func:`bmrep.estimators.ladders.linear_betas`).
+        Inverse temperatures, ascending, last = 1 (see :func:`bmrep.sampling.ladders.linear_betas`).
     k : int
         Sweeps in every tempered chain between swap rounds.
     n_replicas : int

@@ -31,12 +31,12 @@ import numpy as np
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition
-from ...estimators.ladders import linear_betas, piecewise_betas
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import ti_log_z
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas, piecewise_betas
 from ...sampling.streams import ChainStreams
 from ..carlson2016.tempered import DTYPES, init_sweeps_of, rbm_tempered_run
 from . import GROUPS

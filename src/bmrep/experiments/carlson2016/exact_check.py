@@ -20,13 +20,13 @@ import pandas as pd
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition, data_marginal_base_bias
-from ...estimators.ladders import linear_betas
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import ti_log_z, ti_rules
 from ...models.exact import rbm as exact
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
 from .tempered import init_sweeps_of, rbm_tempered_run

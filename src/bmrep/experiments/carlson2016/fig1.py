@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators.ladders import linear_betas
 from ...estimators.rts import uniform_log_prior
 from ...estimators.rts_run import RTSRun
 from ...models.exact import rbm as exact
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import RBMTemperingState, rbm_step
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng

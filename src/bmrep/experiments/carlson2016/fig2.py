@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...estimators.ladders import linear_betas
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
 from ...estimators.rts import rts_log_z, rts_stderr, uniform_log_prior
 from ...estimators.rts_run import RTSRun
 from ...estimators.ti import ti_log_z
 from ...models.gaussian_mixture import GaussianMixture
 from ...sampling.hmc import TemperedHMC
+from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import temperature_conditional
 from ...seeds import rng as make_rng
 

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 
 from ...estimators.ais import ais_log_partition
-from ...estimators.ladders import linear_betas, piecewise_betas
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas, piecewise_betas
 from ...sampling.streams import ChainStreams
 from .tempered import DTYPES, init_sweeps_of, rbm_tempered_run
 

@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 
 from ...estimators.base import base_log_partition
-from ...estimators.ladders import linear_betas
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import binned_moments, integrate_trapezoid
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import temperature_conditional
 from .tempered import DTYPES, rbm_tempered_run
 

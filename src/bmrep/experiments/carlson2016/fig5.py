@@ -9,7 +9,6 @@ import pandas as pd
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition, data_marginal_base_bias
-from ...estimators.ladders import linear_betas
 from ...estimators.rts import exponential_log_prior, partial_update, run_simulated_tempering
 from ...estimators.rts_run import RTSRun
 from ...learning.cd import train_rbm
@@ -17,6 +16,7 @@ from ...learning.checkpoint import Checkpoint, resume, save_if_due
 from ...learning.optimizers import Adam
 from ...models.rbm import RBM
 from ...progress import track
+from ...sampling.ladders import linear_betas
 from ...sampling.operators import Gibbs
 from ...sampling.simulated_tempering import RBMTemperingState, log_temperature_conditional, rbm_step
 from ...sampling.streams import ChainStreams

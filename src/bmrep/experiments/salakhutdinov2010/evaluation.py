@@ -14,9 +14,9 @@ import pandas as pd
 
 from bmrep.estimators.ais import ais_log_partition, effective_sample_size, log_mean_exp
 from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.estimators.ladders import adaptive_betas, piecewise_betas
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
+from bmrep.sampling.ladders import adaptive_betas, piecewise_betas
 
 from ...progress import track
 from .common import chain_streams, paper_rng

@@ -14,10 +14,10 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
-from bmrep.estimators.ladders import linear_betas
 from bmrep.models.dbm import DBM
 from bmrep.models.rbm import sigmoid
 from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule
 
 from .common import chain_streams, paper_rng

@@ -10,6 +10,8 @@ Murray (2008) (:func:`piecewise_betas`), and a ladder at equal thermodynamic
 length built from a pilot run (:func:`adaptive_betas`), for AIS and RAISE
 (:mod:`bmrep.estimators.ais`, :mod:`bmrep.estimators.reverse_ais`), simulated
 tempering (Carlson et al. 2016), parallel tempering (Bruegge et al. 2013).
+It sits in the sampling layer so that a training job (CAST, Trans-SAP, PT)
+takes its ladder from here without depending on the estimators.
 """
 
 from __future__ import annotations
