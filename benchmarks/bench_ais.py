@@ -24,9 +24,9 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from bmrep.estimators.ais import ais_log_partition
-from bmrep.estimators.ladders import linear_betas
 from bmrep.estimators.rts import TemperingStats, run_simulated_tempering, uniform_log_prior
 from bmrep.models.rbm import RBM
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step
 from bmrep.sampling.streams import ChainStreams
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: the repository root and a helper to run snakemake."""
+"""Shared fixtures: the repository root, a helper to run snakemake, the tempered test systems."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from testsystems import TEMPERED_SYSTEMS
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
@@ -43,14 +45,10 @@ def snakemake_in(ws: Path, *args: str, timeout: float = 300) -> subprocess.Compl
     return subprocess.run([SNAKEMAKE, *args], cwd=ws, capture_output=True, text=True, timeout=timeout, env=env)
 
 
-def small_rbm(seed: int, scale: float, nv: int, nh: int):
-    """A random enumerable RBM: weights N(0, scale^2), biases N(0, 1), from ``seed``."""
-    import numpy as np
-
-    from bmrep.models.rbm import RBM
-
-    r = np.random.default_rng(seed)
-    return RBM(r.normal(0, scale, (nv, nh)), r.normal(0, 1, nv), r.normal(0, 1, nh))
+@pytest.fixture(params=sorted(TEMPERED_SYSTEMS))
+def tempered_system(request):
+    """Each tempered family of ``testsystems`` (as pymbar's test_mbar.py runs over its test systems)."""
+    return TEMPERED_SYSTEMS[request.param]()
 
 
 @pytest.fixture(scope="session")

@@ -25,13 +25,9 @@ from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
 from bmrep.sampling.streams import ChainStreams
 from bmrep.sampling.transition_matrix import slem, sweep_transition_matrix
 from bmrep.seeds import rng
+from testsystems import random_rbm
 
 OPS = [Gibbs(), FlipTheState(), Blend(0.3), Blend(0.7)]
-
-
-def random_rbm(n, m, c, key):
-    g = rng(2013, "test_bruegge2013", key)
-    return RBM(g.uniform(-c, c, (n, m)), g.normal(0, 1, n), g.normal(0, 1, m))
 
 
 def is_primitive(P):
@@ -49,7 +45,7 @@ def is_primitive(P):
 @pytest.mark.parametrize("op", OPS, ids=repr)
 @pytest.mark.parametrize("shape,c", [((2, 2), 3.0), ((3, 2), 8.0), ((2, 3), 1.0)])
 def test_operators_leave_p_invariant_exactly(op, shape, c):
-    rbm = random_rbm(*shape, c, f"inv_{shape}_{c}")
+    rbm = random_rbm(*shape, c, rng(2013, "test_bruegge2013", f"inv_{shape}_{c}"), weights="uniform")
     P = sweep_transition_matrix(rbm, op)
     p = joint_probabilities(rbm)
     np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-13)
@@ -60,7 +56,7 @@ def test_operators_leave_p_invariant_exactly(op, shape, c):
 def test_flip_the_state_is_irreducible_and_aperiodic(key):
     """Theorems 1 and 2: some power of T is strictly positive (random 2x2 and 3x2 RBMs, large weights)."""
     for shape in [(2, 2), (3, 2)]:
-        rbm = random_rbm(*shape, 6.0, f"ergodic_{key}_{shape}")
+        rbm = random_rbm(*shape, 6.0, rng(2013, "test_bruegge2013", f"ergodic_{key}_{shape}"), weights="uniform")
         primitive, _ = is_primitive(sweep_transition_matrix(rbm, FlipTheState()))
         assert primitive
 

@@ -12,6 +12,7 @@ from bmrep.experiments.calibration.replicates import replicate_shard
 from bmrep.experiments.calibration.summary import calibration_summary
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
+from testsystems import random_rbm
 
 RUN = {"n_chains": 100, "dtype": "float64", "K": 20, "init": "flat", "init_iterations": 2, "init_sweeps": 20,
        "mbar_max_samples": 5000}  # fmt: skip
@@ -22,7 +23,7 @@ def small_model(seed=4, n=10, m=6, scale=1.0):
     from bmrep.estimators.base import data_marginal_base_bias
 
     rng = np.random.default_rng(seed)
-    rbm = RBM(rng.normal(0, scale, (n, m)), rng.normal(0, scale, n), rng.normal(0, scale, m))
+    rbm = random_rbm(n, m, scale, rng, bias_scale=scale)
     V, _ = exact.sample_exact_hidden_blocks(rbm, 1100, rng, chunk_bits=3)
     arrays = {**rbm.params(), "base_bias": data_marginal_base_bias(V[:1000], 1.0), "raise_data": V[1000:]}
     return arrays, exact.log_partition(rbm)

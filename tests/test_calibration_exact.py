@@ -8,12 +8,7 @@ from scipy.special import logsumexp
 
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
-from bmrep.models.rbm import RBM
-
-
-def random_rbm(n, m, scale, seed):
-    rng = np.random.default_rng(seed)
-    return RBM(rng.normal(0, scale, (n, m)), rng.normal(0, scale, n), rng.normal(0, scale, m))
+from testsystems import random_rbm
 
 
 def brute_log_z(rbm):
@@ -26,7 +21,7 @@ def brute_log_z(rbm):
 @pytest.mark.parametrize("n,m,scale", [(6, 5, 1.0), (4, 9, 3.0), (8, 6, 20.0), (3, 10, 60.0)])
 @pytest.mark.parametrize("chunk_bits", [0, 2, 15])
 def test_hidden_enumeration_matches_brute_force(n, m, scale, chunk_bits):
-    r = random_rbm(n, m, scale, 100 * n + m)
+    r = random_rbm(n, m, scale, 100 * n + m, bias_scale=scale)
     lz = exact.log_partition(r, layer="hidden", chunk_bits=chunk_bits)
     assert lz == pytest.approx(brute_log_z(r), rel=1e-12, abs=1e-9)
 
@@ -34,7 +29,7 @@ def test_hidden_enumeration_matches_brute_force(n, m, scale, chunk_bits):
 @pytest.mark.parametrize("n,m,scale", [(14, 16, 0.5), (18, 12, 2.0), (16, 16, 10.0)])
 def test_hidden_and_visible_enumeration_agree(n, m, scale):
     """Z = sum_v exp(-F(v)) = sum_h exp(-F(h)): two independent routes, both feasible at these sizes."""
-    r = random_rbm(n, m, scale, 7 * n + m)
+    r = random_rbm(n, m, scale, 7 * n + m, bias_scale=scale)
     lz_h = exact.log_partition(r, layer="hidden", chunk_bits=6)
     lz_v = exact.log_partition(r, layer="visible", chunk_bits=9)
     assert lz_h == pytest.approx(lz_v, rel=1e-12, abs=1e-9)
@@ -42,7 +37,7 @@ def test_hidden_and_visible_enumeration_agree(n, m, scale):
 
 def test_mnist_sized_hidden_enumeration_blocks_agree():
     """784 visible units (only the hidden side is feasible): the block size does not change the sum."""
-    r = random_rbm(784, 12, 0.3, 5)
+    r = random_rbm(784, 12, 0.3, 5, bias_scale=0.3)
     a = exact.log_partition(r, chunk_bits=3)
     b = exact.log_partition(r, chunk_bits=12)
     assert a == pytest.approx(b, rel=1e-13)
@@ -52,7 +47,7 @@ def test_mnist_sized_hidden_enumeration_blocks_agree():
 
 
 def test_bad_layer_and_size_raise():
-    r = random_rbm(30, 4, 1.0, 1)
+    r = random_rbm(30, 4, 1.0, 1, bias_scale=1.0)
     with pytest.raises(ValueError, match="layer"):
         exact.log_partition(r, layer="both")
     with pytest.raises(ValueError, match="cannot be enumerated"):
@@ -65,7 +60,7 @@ def test_blocked_exact_sampler_matches_exact_marginal():
 
     from bmrep.models.exact import state_index
 
-    r = random_rbm(30, 4, 0.8, 21)
+    r = random_rbm(30, 4, 0.8, 21, bias_scale=0.8)
     H_all = all_states(4).astype(float)
     lw = -r.free_energy_h(H_all)
     p = np.exp(lw - logsumexp(lw))

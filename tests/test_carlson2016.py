@@ -108,9 +108,9 @@ def test_repeats_run_the_larger_budgets_only_up_to_their_count():
 
 
 def test_rao_blackwell_ti_in_chunks_matches_the_whole_matrix():
-    from bmrep.estimators.ladders import linear_betas
     from bmrep.estimators.rts import uniform_log_prior
     from bmrep.estimators.ti import ti_log_z
+    from bmrep.sampling.ladders import linear_betas
 
     r = np.random.default_rng(2)
     betas, lp = linear_betas(7), uniform_log_prior(7)

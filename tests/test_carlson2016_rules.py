@@ -4,7 +4,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.estimators.ladders import linear_betas
 from bmrep.estimators.rts import uniform_log_prior
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.exact_check import (
@@ -17,8 +16,9 @@ from bmrep.experiments.carlson2016.exact_check import (
 from bmrep.experiments.carlson2016.tempered import init_sweeps_of, rbm_tempered_run
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.simulated_tempering import rbm_step
-from conftest import small_rbm
+from testsystems import random_rbm
 
 SEED = 20261121
 
@@ -26,7 +26,7 @@ SEED = 20261121
 @pytest.mark.parametrize("init", ["flat", "ais"])
 def test_rts_main_run_continues_the_initial_iterations(init):
     """The main run starts from every chain's (x, k) at the end of the initial iterations; all sweeps are counted."""
-    rbm = small_rbm(2, 1.0, 8, 5)
+    rbm = random_rbm(8, 5, 1.0, 2)
     bb = base_bias_for("data", (np.random.default_rng(0).random((100, 8)) < 0.4).astype(float))
     K, n_chains = 10, 30
     settings = dict(init=init, init_iterations=3, init_sweeps=7)
@@ -65,7 +65,7 @@ def test_rts_main_run_continues_the_initial_iterations(init):
 @pytest.mark.parametrize("nv, nh", [(5, 4), (3, 6)])
 def test_exact_delta_moments_match_the_joint_table_and_the_derivative_of_log_z(nv, nh):
     """The exact TI integrand: mean and variance of Delta = -E - a.v by brute force; mean = d log Z_beta / d beta."""
-    rbm = small_rbm(4, 1.5, nv, nh)
+    rbm = random_rbm(nv, nh, 1.5, 4)
     a = np.random.default_rng(1).normal(0, 1, nv)
     states = all_states(nv + nh).astype(float)
     v, h = states[:, :nv], states[:, nv:]

@@ -10,11 +10,7 @@ from scipy.special import logsumexp
 from bmrep.models.exact import all_states, state_index
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM, softplus
-
-
-def random_rbm(n, m, scale, seed):
-    rng = np.random.default_rng(seed)
-    return RBM(rng.normal(0, scale, (n, m)), rng.normal(0, scale, n), rng.normal(0, scale, m))
+from testsystems import random_rbm
 
 
 def brute_log_z(rbm, beta=1.0, a=None):
@@ -33,7 +29,7 @@ def test_all_states_order():
 
 @pytest.mark.parametrize("n,m,scale", [(3, 5, 1.0), (5, 3, 1.0), (4, 4, 50.0), (2, 6, 100.0), (6, 2, 50.0)])
 def test_log_partition_matches_brute_force(n, m, scale):
-    r = random_rbm(n, m, scale, n * 10 + m)
+    r = random_rbm(n, m, scale, n * 10 + m, bias_scale=scale)
     lz = exact.log_partition(r)
     assert np.isfinite(lz)
     assert lz == pytest.approx(brute_log_z(r), rel=1e-12, abs=1e-10)
@@ -41,7 +37,7 @@ def test_log_partition_matches_brute_force(n, m, scale):
 
 @pytest.mark.parametrize("n,m", [(3, 4), (4, 3)])
 def test_tempered_log_partition(n, m):
-    r = random_rbm(n, m, 2.0, 11)
+    r = random_rbm(n, m, 2.0, 11, bias_scale=2.0)
     a = np.random.default_rng(12).normal(size=n)
     for beta in (0.0, 0.25, 0.9, 1.0):
         assert exact.log_partition(r, beta, a) == pytest.approx(brute_log_z(r, beta, a), abs=1e-10)
@@ -50,14 +46,14 @@ def test_tempered_log_partition(n, m):
 
 
 def test_log_partition_chunks_agree(monkeypatch):
-    r = random_rbm(12, 30, 0.5, 13)
+    r = random_rbm(12, 30, 0.5, 13, bias_scale=0.5)
     full = exact.log_partition(r)
     monkeypatch.setattr(exact, "CHUNK_BITS", 5)
     assert exact.log_partition(r) == pytest.approx(full, abs=1e-10)
 
 
 def test_log_likelihood_normalised():
-    r = random_rbm(4, 3, 3.0, 14)
+    r = random_rbm(4, 3, 3.0, 14, bias_scale=3.0)
     V = all_states(4)
     lp = exact.log_prob_v(r, V)
     assert logsumexp(lp) == pytest.approx(0.0, abs=1e-12)
@@ -66,7 +62,7 @@ def test_log_likelihood_normalised():
 
 
 def test_joint_probabilities_match_energy():
-    r = random_rbm(3, 2, 1.0, 15)
+    r = random_rbm(3, 2, 1.0, 15, bias_scale=1.0)
     p = exact.joint_probabilities(r)
     S = all_states(5).astype(float)
     logp = -r.energy(S[:, :3], S[:, 3:])
@@ -77,7 +73,7 @@ def test_joint_probabilities_match_energy():
 
 @pytest.mark.parametrize("n,m", [(3, 2), (2, 3)])
 def test_sample_exact_chi_square(n, m):
-    r = random_rbm(n, m, 1.5, 16)
+    r = random_rbm(n, m, 1.5, 16, bias_scale=1.5)
     V, H = exact.sample_exact(r, 20000, np.random.default_rng(17))
     idx = state_index(np.hstack([V, H]).astype(np.uint8))
     counts = np.bincount(idx, minlength=2 ** (n + m))

@@ -7,7 +7,7 @@ from scipy import integrate
 from bmrep.estimators.rts import TemperingStats, initial_iterations, run_simulated_tempering, uniform_log_prior
 from bmrep.models.gaussian_mixture import GaussianMixture
 from bmrep.sampling.hmc import TemperedHMC
-from test_carlson2016_testsystems import GaussianFamily
+from testsystems import GaussianFamily
 
 Z_MAX = 4.0
 

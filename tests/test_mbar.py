@@ -6,13 +6,13 @@ import pytest
 from bmrep.estimators.mbar import MBARConvergenceError, mbar_log_z, mbar_self_consistency_residual
 from bmrep.estimators.rts import TemperingStats, uniform_log_prior
 from bmrep.sampling.simulated_tempering import log_temperature_conditional
-from test_carlson2016_testsystems import GaussianFamily
+from testsystems import GaussianFamily
 
 Z_MAX = 4.0
 
 
-def tempered_samples(n=20000, K=12, seed=0):
-    g = GaussianFamily()
+def tempered_samples(n=20000, K=12, seed=0, g=None):
+    g = GaussianFamily() if g is None else g
     b = np.linspace(0, 1, K)
     lp = uniform_log_prior(K)
     lz = np.array([g.log_z(x) for x in b])
@@ -22,8 +22,8 @@ def tempered_samples(n=20000, K=12, seed=0):
     return g, b, lp, lz, lzhat, d, k
 
 
-def test_mbar_agrees_with_rts_and_exact_on_a_toy_problem():
-    g, b, lp, lz, lzhat, d, k = tempered_samples()
+def test_mbar_agrees_with_rts_and_exact_on_a_toy_problem(tempered_system):
+    g, b, lp, lz, lzhat, d, k = tempered_samples(g=tempered_system)
     m = mbar_log_z(d, k, b, lz[0])
     n_chains = 40
     stats = TemperingStats(len(b), n_chains)

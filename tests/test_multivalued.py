@@ -15,6 +15,7 @@ from scipy.special import logsumexp
 
 from bmrep.models import multivalued as mv
 from bmrep.models.exact import multivalued as mv_exact
+from testsystems import random_multivalued
 
 X_GRID = np.concatenate([[0.0], np.logspace(-8, math.log10(500.0), 61)])
 X_GRID = np.concatenate([X_GRID, -X_GRID[1:]])
@@ -104,17 +105,13 @@ def test_s1_is_the_pm1_rbm():
     np.testing.assert_allclose(mv.psi(x, 1), np.tanh(x), rtol=1e-14, atol=1e-16)
 
 
-def _small_model(rng, n, m, scale):
-    return {"b": rng.normal(0, scale, n), "c": rng.normal(0, scale, m), "W": rng.normal(0, scale, (n, m))}
-
-
 @pytest.mark.parametrize("s", [1, 2, 3])
 @pytest.mark.parametrize("scale", [0.5, 50.0])
 def test_marginal_and_log_z_match_joint_enumeration(s, scale):
     """Eq. (5) and eq. (4), omega(s) included, against a sum over every (v, h)."""
     rng = np.random.default_rng(11)
     n, m = 3, 2
-    p = _small_model(rng, n, m, scale)
+    p = random_multivalued(n, m, scale, rng)
     vs = mv_exact.all_visible_states(n)
     hs = np.array(list(itertools.product(mv.hidden_levels(s), repeat=m)))
     neg_energy = vs @ p["b"][:, None] + (hs @ p["c"])[None, :] + vs @ p["W"] @ hs.T  # (2^n, (s+1)^m)
@@ -131,7 +128,7 @@ def test_exact_gradient_matches_finite_differences():
     n, m = 4, 3
     data = np.where(rng.random((30, n)) < 0.6, 1.0, -1.0)
     for s in (1, 3, math.inf):
-        p = _small_model(rng, n, m, 0.7)
+        p = random_multivalued(n, m, 0.7, rng)
         idx = mv_exact.state_index(data)
 
         def ll(q, s=s, idx=idx):  # bound now: the loop rebinds both
@@ -156,7 +153,7 @@ def test_state_index_inverts_enumeration():
 
 def test_kl_per_unit_zero_for_equal_and_positive_otherwise():
     rng = np.random.default_rng(2)
-    a, b = _small_model(rng, 4, 2, 1.0), _small_model(rng, 4, 2, 1.0)
+    a, b = random_multivalued(4, 2, 1.0, rng), random_multivalued(4, 2, 1.0, rng)
     la, lb = mv_exact.log_marginal(a, 1), mv_exact.log_marginal(b, 2)
     assert mv.kl_per_unit(la, la) == pytest.approx(0.0, abs=1e-15)
     direct = float(np.sum(np.exp(la) * (la - lb)) / 4)
@@ -165,7 +162,7 @@ def test_kl_per_unit_zero_for_equal_and_positive_otherwise():
 
 def test_batched_model_axes_match_single_models():
     rng = np.random.default_rng(3)
-    models = [_small_model(rng, 4, 3, 1.0) for _ in range(3)]
+    models = [random_multivalued(4, 3, 1.0, rng) for _ in range(3)]
     batch = {k: np.stack([mm[k] for mm in models]) for k in models[0]}
     for s in (2, math.inf):
         lz = mv_exact.log_partition(batch, s)

@@ -15,14 +15,10 @@ from bmrep.sampling.transition_matrix import (
     stationary_check,
     sweep_transition_matrix,
 )
+from testsystems import random_rbm
 
 OPERATORS = [Gibbs(), FlipTheState(), Blend(0.3)]
 CHI2_LEVEL = 0.999  # one fixed seed per test; the quantile is fixed in advance
-
-
-def random_rbm(n, m, scale, seed):
-    rng = np.random.default_rng(seed)
-    return RBM(rng.uniform(-scale, scale, (n, m)), rng.normal(0, 1, n), rng.normal(0, 1, m))
 
 
 def chi_square(counts, probs):
@@ -66,7 +62,7 @@ def test_flip_probabilities_follow_definition_1():
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda o: repr(o))
 def test_exact_sweep_is_stationary(n, m, op):
     for seed in range(5):
-        r = random_rbm(n, m, 5.0, seed)
+        r = random_rbm(n, m, 5.0, seed, weights="uniform")
         P = sweep_transition_matrix(r, op)
         np.testing.assert_allclose(P.sum(axis=1), 1.0, atol=1e-13)
         assert P.min() >= 0
@@ -78,7 +74,7 @@ def test_exact_sweep_is_stationary(n, m, op):
 
 
 def test_stationarity_check_is_not_vacuous():
-    r = random_rbm(2, 2, 5.0, 0)
+    r = random_rbm(2, 2, 5.0, 0, weights="uniform")
     P = sweep_transition_matrix(r, Gibbs())
     a = np.array([1.0, -1.0])
     # the beta = 1 chain is not stationary for the beta = 0.5 distribution
@@ -98,7 +94,7 @@ def test_stationarity_check_is_not_vacuous():
 
 
 def test_weights_of_magnitude_50_give_valid_matrices():
-    r = random_rbm(2, 3, 50.0, 3)
+    r = random_rbm(2, 3, 50.0, 3, weights="uniform")
     for op in OPERATORS:
         P = sweep_transition_matrix(r, op)
         assert np.all(np.isfinite(P))
@@ -131,7 +127,7 @@ def empirical_rows(rbm, op, n_per_state, dtype, seed, beta=None, a=None, n_threa
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda o: repr(o))
 @pytest.mark.parametrize("tempered", [False, True])
 def test_kernel_transitions_match_exact_rows(op, dtype, tempered):
-    r = random_rbm(2, 2, 3.0, 21)
+    r = random_rbm(2, 2, 3.0, 21, weights="uniform")
     beta, a = (0.6, np.array([0.5, -1.5])) if tempered else (None, None)
     counts = empirical_rows(r, op, 4000, dtype, seed=5, beta=beta, a=a)
     P = sweep_transition_matrix(r, op, beta=1.0 if beta is None else beta, base_bias=a)
@@ -144,7 +140,7 @@ def test_kernel_transitions_match_exact_rows(op, dtype, tempered):
 
 def test_chi_square_detects_the_wrong_operator():
     """Power check: T's samples are rejected against G's exact rows."""
-    r = random_rbm(2, 2, 3.0, 21)
+    r = random_rbm(2, 2, 3.0, 21, weights="uniform")
     counts = empirical_rows(r, FlipTheState(), 4000, np.float64, seed=5)
     P = sweep_transition_matrix(r, Gibbs())
     total, dof = 0.0, 0
@@ -180,7 +176,7 @@ def test_update_layer_matches_flip_probabilities(op):
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda o: repr(o))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_identical_for_one_and_two_threads(op, dtype):
-    r = random_rbm(20, 15, 1.0, 4).astype(dtype)
+    r = random_rbm(20, 15, 1.0, 4, weights="uniform").astype(dtype)
     out = []
     for n_threads in (1, 2):
         streams = ChainStreams.from_seed(1, "threads", n_chains=37)
@@ -194,7 +190,7 @@ def test_identical_for_one_and_two_threads(op, dtype):
 
 
 def test_chain_depends_only_on_its_own_stream():
-    r = random_rbm(6, 5, 1.0, 8)
+    r = random_rbm(6, 5, 1.0, 8, weights="uniform")
     streams = ChainStreams.from_seed(2, "own", n_chains=10)
     v = np.zeros((10, 6))
     h = np.zeros((10, 5))
@@ -208,7 +204,7 @@ def test_chain_depends_only_on_its_own_stream():
 
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda o: repr(o))
 def test_float32_and_large_weights_keep_binary_states(op):
-    r = random_rbm(8, 6, 60.0, 5)
+    r = random_rbm(8, 6, 60.0, 5, weights="uniform")
     for dtype in (np.float32, np.float64):
         streams = ChainStreams.from_seed(3, "big", n_chains=16)
         v = streams.bernoulli(0.5, 8, dtype)
@@ -218,7 +214,7 @@ def test_float32_and_large_weights_keep_binary_states(op):
 
 
 def test_bad_input_raises():
-    r = random_rbm(3, 2, 1.0, 0)
+    r = random_rbm(3, 2, 1.0, 0, weights="uniform")
     streams = ChainStreams.from_seed(0, "bad", n_chains=4)
     v, h = np.zeros((4, 3)), np.zeros((4, 2))
     with pytest.raises(ValueError, match="streams"):

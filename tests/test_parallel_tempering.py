@@ -6,33 +6,34 @@ from scipy import stats
 
 from bmrep.models.exact import state_index
 from bmrep.models.exact.rbm import joint_probabilities
-from bmrep.models.rbm import RBM
 from bmrep.sampling import ChainStreams
+from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
 from bmrep.sampling.parallel_tempering import (
     ParallelTempering,
     pt_transition_matrix,
     swap_transition_matrix,
-    uniform_betas,
 )
 from bmrep.seeds import rng
+from testsystems import random_rbm
 
 OPERATORS = {"G": Gibbs(), "T": FlipTheState(), "blend": Blend(0.5)}
 
 
-def tiny_rbm(key, scale=1.5):
-    g = rng(2013, "test_pt", key)
-    return RBM(g.normal(0, scale, (2, 2)), g.normal(0, 1, 2), g.normal(0, 1, 2))
-
-
-def test_uniform_betas():
-    np.testing.assert_allclose(uniform_betas(5), [0, 0.25, 0.5, 0.75, 1.0])
+def test_linear_betas_ascending_and_their_reversal_is_the_samplers_descending_ladder():
+    np.testing.assert_allclose(linear_betas(5), [0, 0.25, 0.5, 0.75, 1.0])
     with pytest.raises(ValueError):
-        uniform_betas(1)
+        linear_betas(1)
+    with pytest.raises(ValueError):
+        linear_betas(3, 1.0)
+    # bit for bit the descending ladders the DBM samplers were built with (np.linspace from 1 down)
+    for n, beta_min in [(20, 0.9), (11, 0.9), (4, 0.4), (5, 0.2), (4, 0.3), (7, 0.5)]:
+        assert np.array_equal(linear_betas(n, beta_min)[::-1], np.linspace(1.0, beta_min, n))
+        assert np.all(np.diff(linear_betas(n, beta_min)) > 0)
 
 
 def test_swap_matrix_is_reversible_wrt_product():
-    rbm = tiny_rbm("swap")
+    rbm = random_rbm(2, 2, 1.5, rng(2013, "test_pt", "swap"))
     b0, b1 = 0.3, 1.0
     S = swap_transition_matrix(rbm, b0, b1)
     p = np.kron(joint_probabilities(rbm, b0), joint_probabilities(rbm, b1))
@@ -44,7 +45,7 @@ def test_swap_matrix_is_reversible_wrt_product():
 @pytest.mark.parametrize("op", sorted(OPERATORS))
 @pytest.mark.parametrize("betas,k", [((0.0, 1.0), 1), ((0.5, 1.0), 2)])
 def test_pt_step_leaves_product_invariant_exactly(op, betas, k):
-    rbm = tiny_rbm(f"inv_{op}_{k}")
+    rbm = random_rbm(2, 2, 1.5, rng(2013, "test_pt", f"inv_{op}_{k}"))
     A = pt_transition_matrix(rbm, OPERATORS[op], betas, k)
     p = np.kron(joint_probabilities(rbm, betas[0]), joint_probabilities(rbm, betas[1]))
     np.testing.assert_allclose(A.sum(axis=1), 1.0, atol=1e-12)
@@ -54,7 +55,7 @@ def test_pt_step_leaves_product_invariant_exactly(op, betas, k):
 @pytest.mark.parametrize("op", ["G", "T"])
 def test_pt_sampler_matches_product_distribution(op):
     """Chi-square on both temperatures after a burn-in whose remaining bias is bounded exactly."""
-    rbm = tiny_rbm(f"chi2_{op}")
+    rbm = random_rbm(2, 2, 1.5, rng(2013, "test_pt", f"chi2_{op}"))
     betas = np.array([0.5, 1.0])
     burn_in, n_rep = 40, 4000
     A = pt_transition_matrix(rbm, OPERATORS[op], betas, 1)

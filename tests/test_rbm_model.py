@@ -14,16 +14,12 @@ from bmrep.models.rbm import (
     tempered_free_energy_h,
     tempered_free_energy_v,
 )
-
-
-def random_rbm(n, m, scale, seed):
-    rng = np.random.default_rng(seed)
-    return RBM(rng.normal(0, scale, (n, m)), rng.normal(0, scale, n), rng.normal(0, scale, m))
+from testsystems import random_rbm
 
 
 @pytest.mark.parametrize("scale", [1.0, 50.0])
 def test_free_energies_match_summing_the_energy(scale):
-    r = random_rbm(3, 4, scale, 1)
+    r = random_rbm(3, 4, scale, 1, bias_scale=scale)
     V = all_states(3).astype(float)
     H = all_states(4).astype(float)
     E = np.array([[r.energy(v, h) for h in H] for v in V])  # (8, 16)
@@ -33,14 +29,14 @@ def test_free_energies_match_summing_the_energy(scale):
 
 
 def test_energy_definition_single_state():
-    r = random_rbm(2, 3, 1.0, 2)
+    r = random_rbm(2, 3, 1.0, 2, bias_scale=1.0)
     v, h = np.array([1.0, 0.0]), np.array([0.0, 1.0, 1.0])
     expect = -(r.b @ v) - (r.c @ h) - v @ r.W @ h
     assert r.energy(v, h) == pytest.approx(expect, abs=1e-14)
 
 
 def test_tempered_free_energy_matches_summing_the_tempered_joint():
-    r = random_rbm(3, 2, 2.0, 3)
+    r = random_rbm(3, 2, 2.0, 3, bias_scale=2.0)
     a = np.random.default_rng(4).normal(size=3)
     V = all_states(3).astype(float)
     H = all_states(2).astype(float)
@@ -51,7 +47,7 @@ def test_tempered_free_energy_matches_summing_the_tempered_joint():
 
 
 def test_conditionals_match_enumeration():
-    r = random_rbm(3, 2, 1.5, 5)
+    r = random_rbm(3, 2, 1.5, 5, bias_scale=1.5)
     a = np.array([0.3, -1.0, 2.0])
     V = all_states(3).astype(float)
     H = all_states(2).astype(float)
@@ -71,7 +67,7 @@ def test_numerically_safe_for_weights_of_magnitude_50_and_more():
     np.testing.assert_allclose(softplus(x)[[0, 4]], [0.0, 1000.0])
     s = sigmoid(x)
     assert np.all((s >= 0) & (s <= 1)) and s[2] == 0.5
-    r = random_rbm(4, 5, 80.0, 6)
+    r = random_rbm(4, 5, 80.0, 6, bias_scale=80.0)
     V = all_states(4).astype(float)
     with np.errstate(all="raise"):
         assert np.all(np.isfinite(r.free_energy_v(V)))
@@ -107,6 +103,6 @@ def test_bad_input_raises():
     with pytest.raises(ValueError, match="non-finite"):
         RBM(np.full((2, 2), np.nan), np.zeros(2), np.zeros(2))
     with pytest.raises(ValueError, match="beta"):
-        tempered_free_energy_v(random_rbm(2, 2, 1.0, 0), np.zeros(2), beta=1.5)
+        tempered_free_energy_v(random_rbm(2, 2, 1.0, 0, bias_scale=1.0), np.zeros(2), beta=1.5)
     with pytest.raises(KeyError):
         RBM.from_params({"W": np.zeros((2, 2))})

@@ -5,7 +5,6 @@ Ground truth: exact log Z_k of small RBMs by enumeration of all joint states.
 
 import numpy as np
 import pytest
-from scipy.special import logsumexp
 from scipy.stats import chi2
 
 from bmrep.estimators.base import base_log_partition
@@ -21,7 +20,6 @@ from bmrep.estimators.rts import (
     ts_log_z,
     uniform_log_prior,
 )
-from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
 from bmrep.sampling.simulated_tempering import (
     RBMTemperingState,
@@ -31,33 +29,15 @@ from bmrep.sampling.simulated_tempering import (
     temperature_conditional,
 )
 from bmrep.sampling.streams import ChainStreams
-from conftest import small_rbm as shared_small_rbm  # noqa: E402
+from testsystems import TemperedRBM, exact_tempered_joint, random_rbm
 
 Z_MAX = 4.0
-
-
-def small_rbm(seed, scale, nv=6, nh=4):
-    return shared_small_rbm(seed, scale, nv, nh)
-
-
-def joint_deltas(rbm, a):
-    """Delta(v, h) = -E(v, h) - a.v and a.v for every joint state."""
-    S = all_states(rbm.n_visible + rbm.n_hidden).astype(float)
-    v, h = S[:, : rbm.n_visible], S[:, rbm.n_visible :]
-    return -rbm.energy(v, h) - v @ a, v @ a
-
-
-def exact_tempered_joint(rbm, a, betas, log_prior, log_zhat):
-    """log q(x, beta_k) over all joint states x and k (eq. 6, normalised)."""
-    delta, av = joint_deltas(rbm, a)
-    lq = betas[None, :] * delta[:, None] + av[:, None] + (log_prior - log_zhat)[None, :]
-    return lq - logsumexp(lq), delta
 
 
 @pytest.mark.parametrize("scale", [1.0, 8.0])
 def test_rts_is_exact_with_exact_expectations(scale):
     """Eq. 11: with c_k = E_q[q(beta_k|x)] computed exactly, eq. 12 returns the exact log Z_k, for any Zhat."""
-    rbm = small_rbm(1, scale)
+    rbm = random_rbm(6, 4, scale, 1)
     a = np.random.default_rng(2).normal(size=rbm.n_visible)
     K = 12
     betas = np.linspace(0, 1, K)
@@ -74,25 +54,21 @@ def test_rts_is_exact_with_exact_expectations(scale):
 
 
 def test_rts_with_exact_iid_samples_is_consistent_with_its_stated_error():
-    rbm = small_rbm(4, 3.0)
-    a = np.random.default_rng(5).normal(size=rbm.n_visible)
+    rbm = random_rbm(6, 4, 3.0, 4)
+    system = TemperedRBM(rbm, np.random.default_rng(5).normal(size=rbm.n_visible))
     K = 10
     betas = np.linspace(0, 1, K)
-    exact_lz = np.array([exact.log_partition(rbm, b, a) for b in betas])
+    exact_lz = np.array([system.log_z(b) for b in betas])
     log_prior = uniform_log_prior(K)
     log_zhat = exact_lz + np.random.default_rng(6).normal(0, 0.5, K)
     log_zhat[0] = exact_lz[0]
-    lq, delta = exact_tempered_joint(rbm, a, betas, log_prior, log_zhat)
-    p = np.exp(lq).ravel()
-    rng = np.random.default_rng(7)
     n_chains, n_per = 50, 200
-    idx = rng.choice(p.size, size=n_chains * n_per, p=p / p.sum())
-    x_idx, k_idx = np.unravel_index(idx, lq.shape)
+    delta, k, _ = system.tempered_joint_samples(betas, log_prior, log_zhat, n_chains * n_per, np.random.default_rng(7))
     stats = TemperingStats(K, n_chains)
     for t in range(n_per):
         sl = slice(t * n_chains, (t + 1) * n_chains)
-        q = np.exp(log_temperature_conditional(delta[x_idx[sl]], betas, log_prior, log_zhat))
-        stats.add(q, k_idx[sl])
+        q = np.exp(log_temperature_conditional(delta[sl], betas, log_prior, log_zhat))
+        stats.add(q, k[sl])
     est, se = stats.rts(log_prior, log_zhat), stats.stderr()
     z = (est[1:] - exact_lz[1:]) / se[1:]
     assert np.max(np.abs(z)) < Z_MAX, z
@@ -167,7 +143,7 @@ def test_sample_temperatures_frequencies():
 @pytest.mark.parametrize("scale", [1.0, 4.0])
 def test_simulated_tempering_rts_on_an_rbm(scale):
     """End to end: ST with the compiled Gibbs kernel; RTS within its stated error, error shrinking with sweeps."""
-    rbm = small_rbm(8, scale, nv=10, nh=6)
+    rbm = random_rbm(10, 6, scale, 8)
     a = np.random.default_rng(9).normal(0, 0.5, 10)
     K = 30
     betas = np.linspace(0, 1, K)
@@ -216,7 +192,7 @@ def test_simulated_tempering_rts_on_an_rbm(scale):
 
 
 def test_delta_of_tempering_state_matches_energy():
-    rbm = small_rbm(12, 2.0)
+    rbm = random_rbm(6, 4, 2.0, 12)
     a = np.random.default_rng(13).normal(size=6)
     st = RBMTemperingState.from_base(rbm, 7, ChainStreams.from_seed(1, n_chains=7), a)
     d = st.sweep(np.linspace(0, 1, 7))

@@ -26,8 +26,8 @@ from bmrep.experiments.salakhutdinov2010.exact_check import (
     model_arrays,
     model_from_arrays,
 )
-from bmrep.models.dbm import DBM
 from bmrep.seeds import rng as keyed_rng
+from testsystems import random_dbm
 
 SEED = 20261123
 # 20 replicates (the spec's R) of a cheap AIS: 200 betas x 100 runs on the adaptive ladder, float64
@@ -39,7 +39,7 @@ R = 20
 def small_dbm():
     """A 16-6-6 DBM with strong random couplings (weights N(0, 3^2)) and its AIS base from random data."""
     r = keyed_rng(SEED, "calibration-dbm")
-    d = DBM(r.normal(0, 3, (16, 6)), r.normal(0, 3, (6, 6)), r.normal(0, 1, 16), r.normal(0, 1, 6), r.normal(0, 1, 6))
+    d = random_dbm(16, 6, 6, 3.0, r)
     X = (keyed_rng(SEED, "calibration-data").random((200, 16)) < 0.3).astype(np.float64)
     return d, data_base_biases(d, X), X
 

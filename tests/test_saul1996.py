@@ -6,8 +6,8 @@ import pytest
 from bmrep.datasets import derived
 from bmrep.experiments.saul1996 import fig2, fig5, summaries, tables, train
 from bmrep.experiments.saul1996.paper_numbers import PAPER_FIG2
-from bmrep.models.sbn import random_layered_network
 from bmrep.seeds import rng
+from testsystems import random_sbn
 
 
 def test_fig2_numbers_to_three_decimals():
@@ -44,7 +44,7 @@ def test_fig5_shards_merge_in_network_order_and_must_cover_all():
 def test_fig5_exact_values_and_bound():
     res = fig5.fig5_networks(12, range(30))
     # network 7 rebuilt independently: exact ln P(V = 0) by enumerating 2^6 hidden states
-    net = random_layered_network((2, 4, 6), rng(12, "saul1996", "fig5", 7))
+    net = random_sbn((2, 4, 6), rng(12, "saul1996", "fig5", 7))
     codes = np.arange(64)
     states = np.zeros((64, 12))
     states[:, :6] = (codes[:, None] >> np.arange(6)) & 1

@@ -24,9 +24,9 @@ from bmrep.models.exact import sbn as sbn_exact
 from bmrep.models.sbn import (
     SigmoidBeliefNetwork,
     layered_network,
-    random_layered_network,
 )
 from bmrep.seeds import rng
+from testsystems import random_sbn
 
 
 def _bottom_visible(sizes):
@@ -39,7 +39,7 @@ def _bottom_visible(sizes):
 
 
 def test_log_joint_normalised_and_matches_eq6():
-    net = random_layered_network((2, 3, 3), rng(1, "sbn", "norm"), -2, 2)
+    net = random_sbn((2, 3, 3), rng(1, "sbn", "norm"), -2, 2)
     codes = np.arange(2**8)
     states = (codes[:, None] >> np.arange(8)) & 1
     lp = net.log_joint(states)
@@ -53,7 +53,7 @@ def test_log_joint_normalised_and_matches_eq6():
 
 def test_exact_marginal_sums_to_one():
     sizes = (2, 3, 4)
-    net = random_layered_network(sizes, rng(1, "sbn", "marg"), -3, 3)
+    net = random_sbn(sizes, rng(1, "sbn", "marg"), -3, 3)
     vis = _bottom_visible(sizes)
     v = ((np.arange(16)[:, None] >> np.arange(4)) & 1).astype(float)
     lp = sbn_exact.log_marginal(net, v, vis)
@@ -65,7 +65,7 @@ def test_ancestral_sampling_matches_exact_marginal():
     from scipy.stats import chi2
 
     sizes = (2, 2, 3)
-    net = random_layered_network(sizes, rng(1, "sbn", "sample-net"), -2, 2)
+    net = random_sbn(sizes, rng(1, "sbn", "sample-net"), -2, 2)
     vis = _bottom_visible(sizes)
     n = 20000
     s = net.sample(n, rng(1, "sbn", "sample"))[:, vis]
@@ -118,7 +118,7 @@ def test_bound_never_exceeds_exact_loglik(scale):
     vis = _bottom_visible(sizes)
     worst = -np.inf
     for k in range(60):
-        net = random_layered_network(sizes, rng(2, "sbn", "bound", k), -scale, scale)
+        net = random_sbn(sizes, rng(2, "sbn", "bound", k), -scale, scale)
         v = net.sample(5, rng(2, "sbn", "bound-data", k))[:, vis]
         exact = sbn_exact.log_marginal(net, v, vis)
         sol = solve_bound(net, v, vis)
@@ -130,7 +130,7 @@ def test_bound_never_exceeds_exact_loglik(scale):
 def test_bound_holds_for_arbitrary_mu_xi_and_missing_evidence():
     """Any (mu, xi) in the box gives a bound; visible units may be anywhere in the DAG."""
     sizes = (2, 3, 4)
-    net = random_layered_network(sizes, rng(3, "sbn", "any"), -3, 3)
+    net = random_sbn(sizes, rng(3, "sbn", "any"), -3, 3)
     vis = np.zeros(9, dtype=bool)
     vis[[1, 3, 6, 8]] = True  # a mix of top, middle and bottom units
     g = rng(3, "sbn", "any-draws")
@@ -149,7 +149,7 @@ def test_fixed_point_increases_bound_monotonically():
     sizes = (4, 6, 8)
     vis = _bottom_visible(sizes)
     for k in range(10):
-        net = random_layered_network(sizes, rng(4, "sbn", "mono", k), -3, 3)
+        net = random_sbn(sizes, rng(4, "sbn", "mono", k), -3, 3)
         v = net.sample(3, rng(4, "sbn", "mono-data", k))[:, vis]
         sol = solve_bound(net, v, vis, trace_len=40, tol=0.0, max_iter=20)
         tr = sol.trace
@@ -172,7 +172,7 @@ def _init_mu(v, vis):
 def test_compiled_solver_matches_numpy_implementation():
     sizes = (3, 5, 7)
     vis = _bottom_visible(sizes)
-    net = random_layered_network(sizes, rng(5, "sbn", "numpy"), -2, 2)
+    net = random_sbn(sizes, rng(5, "sbn", "numpy"), -2, 2)
     v = net.sample(20, rng(5, "sbn", "numpy-data"))[:, vis]
     a = solve_bound(net, v, vis, tol=1e-12)
     b = solve_bound_numpy(net, v, vis, tol=1e-12)
@@ -186,7 +186,7 @@ def test_compiled_solver_matches_numpy_implementation():
 def test_threads_do_not_change_numbers():
     sizes = (3, 5, 7)
     vis = _bottom_visible(sizes)
-    net = random_layered_network(sizes, rng(6, "sbn", "thr"), -2, 2)
+    net = random_sbn(sizes, rng(6, "sbn", "thr"), -2, 2)
     v = net.sample(64, rng(6, "sbn", "thr-data"))[:, vis]
     a = solve_bound(net, v, vis, n_threads=1)
     b = solve_bound(net, v, vis, n_threads=2)
@@ -208,7 +208,7 @@ def test_zero_weight_network_bound_is_exact():
 def test_gradients_match_finite_differences():
     sizes = (2, 3, 4)
     vis = _bottom_visible(sizes)
-    net = random_layered_network(sizes, rng(7, "sbn", "grad"), -2, 2)
+    net = random_sbn(sizes, rng(7, "sbn", "grad"), -2, 2)
     g = rng(7, "sbn", "grad-draws")
     v = net.sample(3, g)[:, vis]
     mu = _init_mu(v, vis)
@@ -236,7 +236,7 @@ def test_gradient_at_solution_is_total_derivative():
     """At the optimum (mu*, xi*) the partial gradient is the derivative of the solved bound."""
     sizes = (2, 3, 4)
     vis = _bottom_visible(sizes)
-    net = random_layered_network(sizes, rng(8, "sbn", "total"), -1, 1)
+    net = random_sbn(sizes, rng(8, "sbn", "total"), -1, 1)
     v = net.sample(2, rng(8, "sbn", "total-data"))[:, vis]
     sol = solve_bound(net, v, vis, gradients=True, tol=1e-14)
     eps = 1e-5
@@ -252,7 +252,7 @@ def test_gradient_at_solution_is_total_derivative():
 def test_training_increases_the_bound():
     sizes = (2, 4, 6)
     vis = _bottom_visible(sizes)
-    teacher = random_layered_network(sizes, rng(9, "sbn", "teacher"), -3, 3)
+    teacher = random_sbn(sizes, rng(9, "sbn", "teacher"), -3, 3)
     data = teacher.sample(200, rng(9, "sbn", "teacher-data"))[:, vis]
     g = rng(9, "sbn", "student")
     start = layered_network(sizes).with_parameters(g.normal(0, 0.1, 32), np.zeros(12))

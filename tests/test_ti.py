@@ -12,7 +12,6 @@ from bmrep.estimators.ti import (
     rao_blackwell_moments,
     ti_log_z,
 )
-from test_carlson2016_testsystems import GaussianFamily
 
 
 def test_quadrature_rules_on_polynomials():
@@ -24,8 +23,8 @@ def test_quadrature_rules_on_polynomials():
     assert abs(integrate_trapezoid(b, b**3) - 0.25) > 1e-3
 
 
-def test_ti_with_exact_means_converges_in_K():
-    g = GaussianFamily()
+def test_ti_with_exact_means_converges_in_K(tempered_system):
+    g = tempered_system
     exact = g.log_z(1.0) - g.log_z(0.0)
     errs = {}
     for K in (10, 40, 160):
@@ -52,9 +51,9 @@ def test_rao_blackwell_moments_are_weighted_means():
     np.testing.assert_allclose(v, [0.25, 1.0])
 
 
-def test_ti_variants_on_exact_tempered_samples_shrink_with_budget():
+def test_ti_variants_on_exact_tempered_samples_shrink_with_budget(tempered_system):
     """Exact i.i.d. draws of q(x, beta): the error w.r.t. the discretised integral of the exact means shrinks with N."""
-    g = GaussianFamily()
+    g = tempered_system
     K = 25
     b = np.linspace(0, 1, K)
     lp = uniform_log_prior(K)

@@ -7,28 +7,21 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp
 
-from bmrep.models.dbm import DBM
 from bmrep.models.exact import all_states
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep
-from bmrep.sampling.tempered_transitions import tempered_transition, uniform_ladder
+from bmrep.sampling.ladders import linear_betas
+from bmrep.sampling.tempered_transitions import tempered_transition
 from bmrep.sampling.wang_landau import (
     AdaptiveTempering,
     gamma_schedule,
-    uniform_betas,
     wang_landau_partitions,
 )
 from bmrep.seeds import rng as keyed_rng
+from testsystems import random_dbm
 
 SEED = 20261121
-
-
-def tiny_dbm(key="tiny"):
-    r = keyed_rng(SEED, "test_wl", key)
-    return DBM(
-        r.normal(0, 1.5, (3, 2)), r.normal(0, 1.5, (2, 2)), r.normal(0, 1, 3), r.normal(0, 1, 2), r.normal(0, 1, 2)
-    )
 
 
 def chi2_pvalue(counts, expected):
@@ -76,8 +69,8 @@ def _exact_tempered_joint(d, betas, log_g, n, key):
 
 def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invariant():
     """Algorithm 1 with frozen weights: exact (x, k) draws stay exact after one x-sweep + k-move."""
-    d = tiny_dbm()
-    betas = uniform_betas(4, 0.4)
+    d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "tiny"))
+    betas = linear_betas(4, 0.4)[::-1]
     log_g = np.array([0.0, 0.7, -0.4, 1.1])
     n = 50_000
     ch, k, logp = _exact_tempered_joint(d, betas, log_g, n, "st")
@@ -99,8 +92,8 @@ def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invaria
 
 def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
     """Eq. (6) for Algorithm 1: log g_k - log g_0 -> log Z_k - log Z_0."""
-    d = tiny_dbm("wlst")
-    betas = uniform_betas(5, 0.2)
+    d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "wlst"))
+    betas = linear_betas(5, 0.2)[::-1]
     n = 20
     streams = ChainStreams.from_seed(SEED, "wlst", n_chains=n)
     st = AdaptiveTempering.create(betas, n, gamma_schedule(1.0, 50.0), [streams.generator(i) for i in range(n)])
@@ -113,7 +106,7 @@ def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
 
 
 def test_tempered_transition_leaves_the_dbm_invariant():
-    d = tiny_dbm("tt")
+    d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "tt"))
     D, F1, F2 = d.shape
     X, lp = exact_dbm.joint_log_probabilities(d)
     n = 60_000
@@ -125,7 +118,7 @@ def test_tempered_transition_leaves_the_dbm_invariant():
         return gibbs_sweep(d, c, streams, betas=np.full(n, beta), reverse=reverse)
 
     log_u = np.log(streams.random(1)[:, 0])
-    acc, e = tempered_transition(ch, uniform_ladder(3, 0.3), sweep, d.energy(ch.v, ch.h1, ch.h2), log_u)
+    acc, e = tempered_transition(ch, linear_betas(4, 0.3)[::-1], sweep, d.energy(ch.v, ch.h1, ch.h2), log_u)
     np.testing.assert_allclose(e, d.energy(ch.v, ch.h1, ch.h2), atol=1e-10)
     assert 0.05 < acc.mean() < 0.99
     assert chi2_pvalue(np.bincount(state_index(ch), minlength=lp.size), n * np.exp(lp)) > 1e-3
@@ -133,8 +126,8 @@ def test_tempered_transition_leaves_the_dbm_invariant():
 
 def test_bad_settings_are_rejected():
     with pytest.raises(ValueError):
-        uniform_betas(1, 0.9)
+        linear_betas(1, 0.9)
     with pytest.raises(ValueError):
         gamma_schedule(0.0)
     with pytest.raises(ValueError):
-        uniform_ladder(2, 1.5)
+        linear_betas(3, 1.5)

@@ -40,7 +40,7 @@ The RBM's family is :mod:`bmrep.estimators.rbm_ais`. For a DBM with layers
 Gibbs-samples h1 | (v, h2) then (v, h2) | h1 at ``beta`` (through the core's
 ``op.update_layer`` with per-chain ``betas``): :mod:`bmrep.estimators.dbm_ais`.
 :func:`ais_log_partition` runs either. Ladders of betas are in
-:mod:`bmrep.estimators.ladders`.
+:mod:`bmrep.sampling.ladders`.
 
 The uncertainty reported with ``log mean(w)`` is the delta-method standard
 error ``sd(w) / (sqrt(n) * mean(w))``, computed with weights rescaled by their
@@ -58,9 +58,9 @@ import numpy as np
 
 from ..models.dbm import DBM
 from ..progress import track
+from ..sampling.ladders import check_betas
 from .base import EstimateResult
 from .dbm_ais import dbm_annealing_model
-from .ladders import check_betas
 from .rbm_ais import rbm_annealing_model
 
 __all__ = [
@@ -106,30 +106,23 @@ def effective_sample_size(log_w: np.ndarray) -> float:
 # --------------------------------------------------------------------------- driver
 
 
-@dataclass
-class AISRun:
-    """Per-run log weights and the log-mean-exp estimate (see module docstring)."""
+@dataclass(frozen=True)
+class AISRun(EstimateResult):
+    """The AIS result record: ``estimate`` is the log-mean-exp of the weights, ``ess`` theirs (see module docstring).
 
-    log_weights: np.ndarray  # (n_runs,) including log_z_base
-    log_z: float
-    stderr: float
-    ess: float
-    n_betas: int
+    An :class:`~bmrep.estimators.base.EstimateResult` (``method="AIS"``, ``budget``
+    the ``K`` annealing steps, ``details["n_runs"]``) that also keeps the per-run
+    arrays the callers need (weights, final states, the partial ``log Z_k``).
+    """
+
+    log_weights: np.ndarray | None = field(default=None, repr=False)  # (n_runs,) including log_z_base
+    n_betas: int = 0
     state: Any = field(default=None, repr=False)
     partial_log_z: np.ndarray | None = field(default=None, repr=False)  # (K+1,) log Z_k estimates at every beta_k
     betas: np.ndarray | None = field(default=None, repr=False)  # (K+1,) the ladder used
     step_sd: np.ndarray | None = field(
         default=None, repr=False
     )  # (K,) sd over runs of each step's log-weight increment
-
-    def result(self, method: str = "AIS", budget: float | None = None) -> EstimateResult:
-        return EstimateResult(
-            estimate=self.log_z,
-            stderr=self.stderr,
-            method=method,
-            budget=float(self.n_betas - 1) if budget is None else float(budget),
-            details={"ess": self.ess, "n_runs": int(self.log_weights.size)},
-        )
 
 
 def _default_pair(log_f):
@@ -162,7 +155,7 @@ def anneal(
     evaluated along the reversed path (Burda et al. 2015). If ``partial`` is
     a list, the running sum after every step is appended to it; if
     ``step_sd`` is a list, the standard deviation over runs of every step's
-    increment is (the input of :func:`bmrep.estimators.ladders.adaptive_betas`).
+    increment is (the input of :func:`bmrep.sampling.ladders.adaptive_betas`).
     """
     if log_f_pair is None:
         if log_f is None:
@@ -223,7 +216,7 @@ def ais_log_weights(
     Returns
     -------
     AISRun
-        ``log_weights`` (n_runs,) are ``log Z_0 + log w``; ``log_z`` their
+        ``log_weights`` (n_runs,) are ``log Z_0 + log w``; ``estimate`` their
         log-mean-exp, ``stderr`` its delta-method standard error.
     """
     betas = check_betas(betas)
@@ -242,10 +235,13 @@ def ais_log_weights(
     if not np.all(np.isfinite(log_w)):
         raise FloatingPointError("non-finite AIS log weight; check log_f and the base distribution")
     return AISRun(
-        log_weights=log_w,
-        log_z=log_mean_exp(log_w),
+        estimate=log_mean_exp(log_w),
         stderr=log_mean_exp_stderr(log_w),
+        method="AIS",
+        budget=float(betas.size - 1),
+        details={"n_runs": int(log_w.size)},
         ess=effective_sample_size(log_w),
+        log_weights=log_w,
         n_betas=int(betas.size),
         state=state,
         partial_log_z=partial_log_z,
@@ -280,7 +276,7 @@ def ais_log_partition(
         Number of annealing runs (chains); ``len(streams)`` must equal it.
     betas : array
         Increasing inverse temperatures from 0 to 1
-        (:mod:`bmrep.estimators.ladders`); ``len(betas) - 2`` sweeps per run.
+        (:mod:`bmrep.sampling.ladders`); ``len(betas) - 2`` sweeps per run.
     streams : bmrep.sampling.ChainStreams
         One random stream per run.
     base_bias : optional

@@ -31,7 +31,14 @@ class EstimateResult:
     budget : float
         Sweeps (or samples) per chain spent.
     details : dict
-        Method-specific extras (effective sample size, iterations, ...).
+        Method-specific extras (iterations, residuals, the estimates along the ladder, ...).
+    ess : float
+        Effective sample size of the weights behind the estimate (NaN where the method has none).
+
+    Every estimator of log Z returns this record: AIS (its
+    :class:`~bmrep.estimators.ais.AISRun` extends it with the per-run arrays),
+    RAISE, RTS/TS (:meth:`~bmrep.estimators.rts.TemperingStats.result`), MBAR,
+    and TI one per quadrature rule (the rules share one pass over the samples).
     """
 
     estimate: float
@@ -39,6 +46,7 @@ class EstimateResult:
     method: str
     budget: float
     details: dict = field(default_factory=dict)
+    ess: float = float("nan")
 
     def row(self) -> dict:
         return {"method": self.method, "estimate": self.estimate, "stderr": self.stderr, "budget": self.budget}

@@ -41,13 +41,14 @@ enumeration).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from ..sampling.ladders import check_betas
 from .ais import anneal, log_mean_exp
 from .base import EstimateResult
-from .ladders import check_betas
 from .rbm_ais import rbm_annealing_model
 
 __all__ = ["raise_log_weights", "raise_log_partition", "raise_estimate"]
@@ -118,15 +119,16 @@ def raise_log_partition(
     operator=None,
     dtype=np.float64,
     n_threads: int = 1,
-) -> tuple[EstimateResult, np.ndarray]:
+) -> EstimateResult:
     """RAISE estimate of an RBM's log Z from data points ``V`` (one run per row).
 
     The reverse chain makes one sweep (h | v then v | h, the forward AIS
     transition, which is its own reversal on v) at each of ``beta_K, ...,
     beta_1`` (Burda et al. 2015, sec. 3; see the module docstring).
 
-    Returns the estimate (upward biased) and the per-run ``log p^(v)``
-    (stochastic lower bounds on the data log-likelihoods).
+    Returns the estimate (upward biased) with the per-run ``log p^(v)``
+    (stochastic lower bounds on the data log-likelihoods) in
+    ``details["log_p_hat"]``.
     """
     V = np.asarray(V)
     if V.ndim != 2 or V.shape[1] != rbm.n_visible:
@@ -148,5 +150,5 @@ def raise_log_partition(
         log_z_base=log_z0,
     )
     free_energy = np.asarray(rbm.free_energy_v(np.asarray(V, np.float64)), np.float64)
-    log_p_hat = -free_energy - A
-    return raise_estimate(A, n_betas=len(betas)), log_p_hat
+    result = raise_estimate(A, n_betas=len(betas))
+    return replace(result, details={**result.details, "log_p_hat": -free_energy - A})

@@ -149,14 +149,19 @@ class TemperingStats:
         return rts_stderr(per_chain / max(self.n_samples, 1))
 
     def result(self, log_prior, log_zhat, budget: float, method: str = "RTS") -> EstimateResult:
+        """The RTS (eq. 12, error eq. 16) or TS (counts) estimate of log Z at beta = 1 as the result record.
+
+        ``details["log_z"]`` and ``details["stderr"]`` hold the whole ladder (K,), e.g. to start MBAR from.
+        """
         if method == "RTS":
-            est = self.rts(log_prior, log_zhat)[-1]
+            ladder = self.rts(log_prior, log_zhat)
         elif method == "TS":
-            est = self.ts(log_prior, log_zhat)[-1]
+            ladder = self.ts(log_prior, log_zhat)
         else:
             raise ValueError(f"method must be RTS or TS, got {method!r}")
-        se = float(self.stderr(method == "RTS")[-1])
-        return EstimateResult(float(est), se, method, float(budget), {"n_samples": self.n_samples})
+        se = self.stderr(method == "RTS")
+        details = {"n_samples": self.n_samples, "log_z": ladder, "stderr": se}
+        return EstimateResult(float(ladder[-1]), float(se[-1]), method, float(budget), details)
 
 
 def run_simulated_tempering(

@@ -25,8 +25,9 @@ import numpy as np
 from bmrep.learning.checkpoint import copy_into
 from bmrep.models.dbm import DBM
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep, random_chains
-from bmrep.sampling.tempered_transitions import tempered_transition, uniform_ladder
-from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, uniform_betas
+from bmrep.sampling.ladders import linear_betas
+from bmrep.sampling.tempered_transitions import tempered_transition
+from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule
 
 
 def chains_state(chains: DBMChains) -> dict:
@@ -125,7 +126,7 @@ class TemperedTransitionChains(GibbsChains):
         self, dbm, n_chains, streams, rng, n_sweeps=1, n_levels: int = 20, beta_min: float = 0.9, every: int = 1
     ):
         super().__init__(dbm, n_chains, streams, rng, n_sweeps)
-        self.ladder = uniform_ladder(n_levels, beta_min)
+        self.ladder = linear_betas(n_levels + 1, beta_min)[::-1].copy()  # walked from beta = 1 down
         self.every = max(int(every), 1)
         self.n_tried = 0
         self.n_accepted = 0
@@ -206,7 +207,7 @@ class CoupledAdaptiveTempering:
         self.streams = streams
         fast_idx = range(self.n_slow, n)
         self.tempering = AdaptiveTempering.create(
-            uniform_betas(n_betas, beta_min),
+            linear_betas(n_betas, beta_min)[::-1].copy(),  # index 0 is beta = 1
             self.n_fast,
             gamma_schedule(gamma, gamma_t0),
             [streams.generator(i) for i in fast_idx],

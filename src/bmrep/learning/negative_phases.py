@@ -26,8 +26,9 @@ from typing import Protocol
 import numpy as np
 
 from ..models.rbm import RBM
+from ..sampling.ladders import linear_betas
 from ..sampling.operators import Operator
-from ..sampling.parallel_tempering import ParallelTempering, uniform_betas
+from ..sampling.parallel_tempering import ParallelTempering
 from ..sampling.streams import ChainStreams
 
 
@@ -126,7 +127,7 @@ class PTChains:
         swap_rng: np.random.Generator,
         n_replicas: int | None = None,
     ):
-        self.operator, self.betas, self.k = operator, uniform_betas(n_temperatures), int(k)
+        self.operator, self.betas, self.k = operator, linear_betas(n_temperatures), int(k)
         self.streams, self.swap_rng, self.n_replicas = streams, swap_rng, n_replicas
 
     def start(self, model: RBM, X: np.ndarray, batch_size: int, rng: np.random.Generator) -> None:

@@ -32,13 +32,6 @@ from ..models.rbm import RBM
 from .transition_matrix import sweep_transition_matrix
 
 
-def uniform_betas(n_temperatures: int) -> np.ndarray:
-    """``t`` inverse temperatures uniform in [0, 1], ascending, ``0`` and ``1`` included."""
-    if n_temperatures < 2:
-        raise ValueError(f"parallel tempering needs >= 2 temperatures, got {n_temperatures}")
-    return np.linspace(0.0, 1.0, int(n_temperatures))
-
-
 def tempering_energy(rbm: RBM, v: np.ndarray, h: np.ndarray, base_bias=None) -> np.ndarray:
     """``e(v, h) = E(v, h) + a.v`` with ``log p_beta = -beta e + a.v + const`` (float64)."""
     e = rbm.energy(v, h)
@@ -68,7 +61,7 @@ class ParallelTempering:
     operator : object with ``sweep(rbm, v, h, streams, betas=..., base_bias=..., n_sweeps=...)``
         Gibbs, FlipTheState or Blend from :mod:`bmrep.sampling.operators`.
     betas : array_like, shape (t,)
-        Inverse temperatures, ascending, last = 1 (see :func:`uniform_betas`).
+        Inverse temperatures, ascending, last = 1 (see :func:`bmrep.sampling.ladders.linear_betas`).
     k : int
         Sweeps in every tempered chain between swap rounds.
     n_replicas : int
@@ -233,7 +226,6 @@ def pt_transition_matrix(rbm: RBM, operator, betas, k: int) -> np.ndarray:
 
 
 __all__ = [
-    "uniform_betas",
     "tempering_energy",
     "swap_log_acceptance",
     "swap_probability",

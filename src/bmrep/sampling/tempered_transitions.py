@@ -72,13 +72,4 @@ def tempered_transition(chains, ladder: np.ndarray, sweep: Callable, energy: np.
     return accepted, np.where(accepted, e, e0)
 
 
-def uniform_ladder(n_levels: int, beta_min: float) -> np.ndarray:
-    """``n_levels + 1`` inverse temperatures from 1 down to ``beta_min``, uniform in beta."""
-    if n_levels < 1:
-        raise ValueError(f"a tempered transition needs at least 1 level, got {n_levels}")
-    if not 0.0 <= beta_min < 1.0:
-        raise ValueError(f"beta_min must be in [0, 1), got {beta_min}")
-    return np.linspace(1.0, beta_min, n_levels + 1)
-
-
-__all__ = ["tempered_transition", "uniform_ladder"]
+__all__ = ["tempered_transition"]

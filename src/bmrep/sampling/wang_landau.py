@@ -125,15 +125,6 @@ def wang_landau_partitions(
 
 
 # -- adaptive simulated tempering (Algorithm 1) ---------------------------------
-def uniform_betas(n_betas: int, beta_min: float) -> np.ndarray:
-    """``n_betas`` inverse temperatures uniform from 1 down to ``beta_min`` (index 0 is beta = 1)."""
-    if n_betas < 2:
-        raise ValueError(f"simulated tempering needs at least 2 temperatures, got {n_betas}")
-    if not 0.0 <= beta_min < 1.0:
-        raise ValueError(f"beta_min must be in [0, 1), got {beta_min}")
-    return np.linspace(1.0, beta_min, n_betas)
-
-
 @dataclass
 class AdaptiveTempering:
     """k's and Wang-Landau weights of ``n_chains`` adaptive simulated-tempering chains.
@@ -238,6 +229,5 @@ __all__ = [
     "partition_gibbs_sweep",
     "wang_landau_partitions",
     "WangLandauRun",
-    "uniform_betas",
     "AdaptiveTempering",
 ]

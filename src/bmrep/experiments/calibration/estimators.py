@@ -31,12 +31,12 @@ import numpy as np
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition
-from ...estimators.ladders import linear_betas, piecewise_betas
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import ti_log_z
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas, piecewise_betas
 from ...sampling.streams import ChainStreams
 from ..carlson2016.tempered import DTYPES, init_sweeps_of, rbm_tempered_run
 from . import GROUPS
@@ -87,11 +87,11 @@ def run_group(
     if group == "AIS":
         streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
         r = ais_log_partition(rbm, n_chains, piecewise_betas(budget + 2), streams, base_bias, dtype=dtype)
-        return [_row("AIS", r.log_z, r.stderr, time.process_time() - t0)]
+        return [_row("AIS", r.estimate, r.stderr, time.process_time() - t0)]
     if group == "RAISE":
         streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
         V = np.asarray(raise_data[:n_chains], np.float64)
-        r, _ = raise_log_partition(rbm, V, piecewise_betas(budget + 1), streams, base_bias, dtype=dtype)
+        r = raise_log_partition(rbm, V, piecewise_betas(budget + 1), streams, base_bias, dtype=dtype)
         return [_row("RAISE", r.estimate, r.stderr, time.process_time() - t0)]
     if group != "tempered":
         raise ValueError(f"group must be one of {sorted(GROUPS)}, got {group!r}")
@@ -121,8 +121,8 @@ def _tempered(rbm, base_bias, budget, settings, seed, key, dtype, t0) -> list[di
         record=True,
     )
     t_run = time.process_time() - t0
-    _, lz_rts, lz_ts, se = run.checkpoints[-1]
-    rows = [_row("RTS", lz_rts[-1], se[-1], t_run), _row("TS", lz_ts[-1], run.stats.stderr(False)[-1], t_run)]
+    _, rts, ts = run.checkpoints[-1]
+    rows = [_row(r.method, r.estimate, r.stderr, t_run) for r in (rts, ts)]
     log_z1 = base_log_partition(base_bias, rbm.n_hidden)
     d, k = run.record.delta, run.record.k
     t1 = time.process_time()
@@ -131,6 +131,7 @@ def _tempered(rbm, base_bias, budget, settings, seed, key, dtype, t0) -> list[di
     rows += [_row(name, r.estimate, np.nan, t_run + t_ti) for name, r in ti.items()]
     t1 = time.process_time()
     thin = -(-d.size // int(settings["mbar_max_samples"]))  # ceil: at most that many samples (pymbar's cost)
-    m = mbar_log_z(d[::thin].ravel(), k[::thin].ravel().astype(np.int64), betas, log_z1, initial_log_z=lz_rts)
+    d_thin, k_thin = d[::thin].ravel(), k[::thin].ravel().astype(np.int64)
+    m = mbar_log_z(d_thin, k_thin, betas, log_z1, initial_log_z=rts.details["log_z"])
     rows.append(_row("MBAR", m.estimate, m.stderr, t_run + time.process_time() - t1))
     return rows

@@ -20,13 +20,13 @@ import pandas as pd
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition, data_marginal_base_bias
-from ...estimators.ladders import linear_betas
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import ti_log_z, ti_rules
 from ...models.exact import rbm as exact
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
 from .tempered import init_sweeps_of, rbm_tempered_run
@@ -105,9 +105,9 @@ def exact_check_replicate(model: ExactModel, settings: dict, seed: int, replicat
     ais = ais_log_partition(
         rbm, n_chains, betas_ais, ChainStreams.from_seed(seed, *key, "AIS", n_chains=n_chains), base_bias
     )
-    rows.append({"method": "AIS", "estimate": ais.log_z, "stderr": ais.stderr})
+    rows.append({"method": "AIS", "estimate": ais.estimate, "stderr": ais.stderr})
     V, _ = exact.sample_exact(rbm, n_chains, make_rng(seed, *key, "RAISE data"))
-    res, _ = raise_log_partition(
+    res = raise_log_partition(
         rbm, V, betas_ais, ChainStreams.from_seed(seed, *key, "RAISE", n_chains=n_chains), base_bias
     )
     rows.append({"method": "RAISE", "estimate": res.estimate, "stderr": res.stderr})
@@ -128,9 +128,8 @@ def exact_check_replicate(model: ExactModel, settings: dict, seed: int, replicat
         key=key + ("ST",),
         record=True,
     )
-    _, lz_rts, lz_ts, se = run.checkpoints[-1]
-    rows.append({"method": "RTS", "estimate": lz_rts[-1], "stderr": se[-1]})
-    rows.append({"method": "TS", "estimate": lz_ts[-1], "stderr": float(run.stats.stderr(False)[-1])})
+    _, rts, ts = run.checkpoints[-1]
+    rows += [{"method": r.method, "estimate": r.estimate, "stderr": r.stderr} for r in (rts, ts)]
     log_z1 = base_log_partition(base_bias, rbm.n_hidden)
     thin = -(-run.record.delta.size // int(settings["mbar_max_samples"]))  # ceil: at most that many samples
     m = mbar_log_z(
@@ -138,7 +137,7 @@ def exact_check_replicate(model: ExactModel, settings: dict, seed: int, replicat
         run.record.k[::thin].ravel().astype(np.int64),
         betas,
         log_z1,
-        initial_log_z=lz_rts,  # the solver's start: fewer iterations, the same solution
+        initial_log_z=rts.details["log_z"],  # the solver's start: fewer iterations, the same solution
     )
     rows.append({"method": "MBAR", "estimate": m.estimate, "stderr": m.stderr})
     d, kk = run.record.delta.ravel(), run.record.k.ravel().astype(np.int64)

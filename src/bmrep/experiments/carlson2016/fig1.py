@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...estimators.ladders import linear_betas
-from ...estimators.rts import initial_iterations, run_simulated_tempering, uniform_log_prior
+from ...estimators.rts import uniform_log_prior
+from ...estimators.rts_run import RTSRun
 from ...models.exact import rbm as exact
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import RBMTemperingState, rbm_step
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
@@ -72,21 +73,8 @@ def fig1_seed(
         streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
         rng = make_rng(seed, *key, "temperatures")
         state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias)
-
-        def one_iteration(lz, state=state, rng=rng):  # bound now: the loop rebinds both
-            s, _, _ = run_simulated_tempering(
-                state,
-                rng.integers(0, K, n_chains),
-                step=rbm_step,
-                betas=betas,
-                log_prior=log_prior,
-                log_zhat=lz,
-                n_sweeps=sweeps,
-                rng=rng,
-            )
-            return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
-
-        init = initial_iterations(one_iteration, log_prior, np.full(K, exact_lz[0]), n_it, rao_blackwell=rb, stop=False)
+        rts = RTSRun(state, rbm_step, betas, log_prior, n_chains, rng, np.full(K, exact_lz[0]))
+        init = rts.initial_iterations(sweeps, n_it, rao_blackwell=rb, stop=False)
         frames.append(
             pd.DataFrame(
                 {

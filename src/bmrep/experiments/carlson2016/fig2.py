@@ -15,18 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ...estimators.ladders import linear_betas
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
-from ...estimators.rts import (
-    initial_iterations,
-    rts_log_z,
-    rts_stderr,
-    run_simulated_tempering,
-    uniform_log_prior,
-)
+from ...estimators.rts import rts_log_z, rts_stderr, uniform_log_prior
+from ...estimators.rts_run import RTSRun
 from ...estimators.ti import ti_log_z
 from ...models.gaussian_mixture import GaussianMixture
 from ...sampling.hmc import TemperedHMC
+from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import temperature_conditional
 from ...seeds import rng as make_rng
 
@@ -100,29 +95,13 @@ def tempered_hmc_samples(settings: dict, rng: np.random.Generator, n_samples: in
         hmc.step(state, cb, rng)
         return gm.delta(state)
 
-    def run(lz, n_sweeps, record=False):
-        return run_simulated_tempering(
-            x,
-            rng.integers(0, K, n_chains),
-            step=step,
-            betas=betas,
-            log_prior=log_prior,
-            log_zhat=lz,
-            n_sweeps=n_sweeps,
-            rng=rng,
-            record=record,
-        )
-
-    lz = np.zeros(K)  # log Z_1 = 0: the base is normalised
-    run(lz, int(settings["warmup"]))
+    rts = RTSRun(x, step, betas, log_prior, n_chains, rng, np.zeros(K))  # log Z_1 = 0: the base is normalised
+    rts.sweeps(int(settings["warmup"]), restart=True)
     hmc.freeze()
-
-    def one_iteration(lz_):
-        s, _, _ = run(lz_, int(settings["init_sweeps"]))
-        return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
-
-    lz = initial_iterations(one_iteration, log_prior, lz, int(settings["init_iterations"]), stop=False).final_log_zhat
-    _, _, rec = run(lz, -(-int(n_samples) // n_chains), record=True)
+    lz = rts.initial_iterations(
+        int(settings["init_sweeps"]), int(settings["init_iterations"]), stop=False
+    ).final_log_zhat
+    _, rec = rts.sweeps(-(-int(n_samples) // n_chains), restart=True, record=True)
     return TemperedSamples(betas, log_prior, lz, rec.delta, rec.k)
 
 

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 
 from ...estimators.ais import ais_log_partition
-from ...estimators.ladders import linear_betas, piecewise_betas
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.rts import uniform_log_prior
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas, piecewise_betas
 from ...sampling.streams import ChainStreams
 from .tempered import DTYPES, init_sweeps_of, rbm_tempered_run
 
@@ -47,11 +47,9 @@ def _annealed(rbm, base_bias, V_test, method, sweeps, streams, dtype):
     n_chains = len(streams)
     if method == "AIS":
         r = ais_log_partition(rbm, n_chains, piecewise_betas(sweeps + 2), streams, base_bias, dtype=dtype)
-        return r.log_z, r.stderr
+        return r.estimate, r.stderr
     if method == "RAISE":
-        res, _ = raise_log_partition(
-            rbm, V_test[:n_chains], piecewise_betas(sweeps + 1), streams, base_bias, dtype=dtype
-        )
+        res = raise_log_partition(rbm, V_test[:n_chains], piecewise_betas(sweeps + 1), streams, base_bias, dtype=dtype)
         return res.estimate, res.stderr
     raise ValueError(f"unknown method {method!r}")
 
@@ -123,8 +121,8 @@ def fig3_repeat(
             dtype=dtype,
             init=settings["init"],
         )
-        for b, (_, lz_rts, _, se) in zip(budgets, run.checkpoints, strict=True):
-            rows.append({"method": "RTS", "sweeps": b, "estimate": lz_rts[-1], "stderr": se[-1]})
+        for b, (_, rts, _) in zip(budgets, run.checkpoints, strict=True):
+            rows.append({"method": "RTS", "sweeps": b, "estimate": rts.estimate, "stderr": rts.stderr})
     elif method in TRUTH_METHODS:
         for b in budgets:
             streams = ChainStreams.from_seed(seed, *key, b, n_chains=n_chains)

@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 
 from ...estimators.base import base_log_partition
-from ...estimators.ladders import linear_betas
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import binned_moments, integrate_trapezoid
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import temperature_conditional
 from .tempered import DTYPES, rbm_tempered_run
 
@@ -93,13 +93,13 @@ def fig4_run(
         record=True,
         burn_in=int(settings["burn_in"]),
     )
-    _, lz_rts, lz_ts, se_rts = result.checkpoints[-1]
+    _, rts, ts = result.checkpoints[-1]
     delta, kk = result.record.delta, result.record.k.astype(np.int64)  # (n_sweeps, n_chains)
     log_z1 = base_log_partition(base_bias, rbm.n_hidden)
     mean, _, _ = binned_moments(delta.ravel(), kk.ravel(), betas)
     est = {
-        "RTS": (lz_rts[-1], se_rts[-1]),
-        "TS": (lz_ts[-1], result.stats.stderr(rao_blackwell=False)[-1]),
+        "RTS": (rts.estimate, rts.stderr),
+        "TS": (ts.estimate, ts.stderr),
         "TI": (log_z1 + integrate_trapezoid(betas, mean), np.nan),
         "TI-RB": (log_z1 + rao_blackwell_ti(delta.ravel(), betas, log_prior, result.log_zhat), np.nan),
     }

@@ -9,14 +9,15 @@ import pandas as pd
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition, data_marginal_base_bias
-from ...estimators.ladders import linear_betas
-from ...estimators.rts import exponential_log_prior, initial_iterations, partial_update, run_simulated_tempering
+from ...estimators.rts import exponential_log_prior, partial_update, run_simulated_tempering
+from ...estimators.rts_run import RTSRun
 from ...learning.checkpoint import Checkpoint, resume, save_if_due
 from ...learning.negative_phases import CDChains
 from ...learning.optimizers import Adam
 from ...learning.rbm_training import train_rbm
 from ...models.rbm import RBM
 from ...progress import track
+from ...sampling.ladders import linear_betas
 from ...sampling.operators import Gibbs
 from ...sampling.simulated_tempering import RBMTemperingState, log_temperature_conditional, rbm_step
 from ...sampling.streams import ChainStreams
@@ -105,20 +106,8 @@ def fig5_track_training(
     state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias)
     log_z1 = base_log_partition(base_bias, n_hidden)
 
-    def one_iteration(lz):
-        s, _, _ = run_simulated_tempering(
-            state,
-            trng.integers(0, K, n_chains),
-            step=rbm_step,
-            betas=betas,
-            log_prior=log_prior,
-            log_zhat=lz,
-            n_sweeps=int(settings["init_sweeps"]),
-            rng=trng,
-        )
-        return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
-
-    init = initial_iterations(one_iteration, log_prior, np.full(K, log_z1), int(settings["init_iterations"]), stop=True)
+    rts = RTSRun(state, rbm_step, betas, log_prior, n_chains, trng, np.full(K, log_z1))
+    init = rts.initial_iterations(int(settings["init_sweeps"]), int(settings["init_iterations"]), stop=True)
     lz = init.final_log_zhat
     k = trng.integers(0, K, n_chains)
     opt = Adam(float(settings["learning_rate"]))
@@ -146,7 +135,7 @@ def fig5_track_training(
                 )
                 for rep in range(int(settings["ais_replicates"]))
             ]
-            lz_reps = np.array([a.log_z for a in reps])
+            lz_reps = np.array([a.estimate for a in reps])
             lz_ais = float(lz_reps.mean())
             tr_a, va_a = mean_ll(lz_ais)
             row.update(

@@ -15,7 +15,8 @@ import numpy as np
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition
-from ...estimators.rts import InitialIterations, TemperingStats, initial_iterations, run_simulated_tempering
+from ...estimators.rts import InitialIterations, TemperingStats
+from ...estimators.rts_run import RTSRun
 from ...models.rbm import RBM
 from ...sampling.simulated_tempering import RBMTemperingState, STRecord, rbm_step
 from ...sampling.streams import ChainStreams
@@ -30,7 +31,7 @@ class TemperedRun:
 
     init: InitialIterations
     log_zhat: np.ndarray  # Zhat used in the main run
-    checkpoints: list  # (sweeps_total, log_z_rts (K,), log_z_ts (K,), stderr_rts (K,))
+    checkpoints: list  # (main-run sweeps, RTS record, TS record): EstimateResults, the ladder in their details
     stats: TemperingStats
     record: STRecord | None
     betas: np.ndarray
@@ -126,53 +127,13 @@ def rbm_tempered_run(
     else:
         raise ValueError(f"init must be 'flat' or 'ais', got {init!r}")
     state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias, dtype=dtype)
-    last_k = []  # the temperatures at the end of the latest initial iteration
-
-    def one_iteration(lz):
-        s, k_end, _ = run_simulated_tempering(
-            state,
-            rng.integers(0, K, n_chains),
-            step=step,
-            betas=betas,
-            log_prior=log_prior,
-            log_zhat=lz,
-            n_sweeps=init_sweeps,
-            rng=rng,
-        )
-        last_k[:] = [k_end]
-        return s.q_sum.sum(axis=0), s.counts.sum(axis=0)
-
-    init_hist = initial_iterations(one_iteration, log_prior, lz0, init_iterations, stop=stop_init)
-    lz = init_hist.final_log_zhat
+    rts = RTSRun(state, step, betas, log_prior, n_chains, rng, lz0)
+    init_hist = rts.initial_iterations(init_sweeps, init_iterations, stop=stop_init)
     n_sweeps = (K - 2 if log_zhat0 is None and init == "ais" else 0) + len(init_hist.c) * int(init_sweeps)
-    init_k = last_k[0].copy() if last_k else None
-    k = init_k.copy() if last_k else rng.integers(0, K, n_chains)  # continue (x, k); uniform k without iterations
+    init_k = None if rts.k is None else rts.k.copy()  # the main run continues (x, k); uniform k without iterations
     if burn_in > 0:  # discarded: lets x settle at its temperature before anything is recorded
-        _, k, _ = run_simulated_tempering(
-            state, k, step=step, betas=betas, log_prior=log_prior, log_zhat=lz, n_sweeps=int(burn_in), rng=rng
-        )
+        rts.sweeps(int(burn_in))
         n_sweeps += int(burn_in)
-    stats = TemperingStats(K, n_chains)
-    checkpoints, records, done = [], [], 0
-    for target in sorted(int(c) for c in main_checkpoints):
-        stats, k, rec = run_simulated_tempering(
-            state,
-            k,
-            step=step,
-            betas=betas,
-            log_prior=log_prior,
-            log_zhat=lz,
-            n_sweeps=target - done,
-            rng=rng,
-            stats=stats,
-            record=record,
-        )
-        done = target
-        if rec is not None:
-            records.append(rec)
-        checkpoints.append((done, stats.rts(log_prior, lz), stats.ts(log_prior, lz), stats.stderr()))
-    rec_all = None
-    if record and records:
-        rec_all = STRecord(np.concatenate([r.delta for r in records]), np.concatenate([r.k for r in records]))
-    n_sweeps += done
-    return TemperedRun(init_hist, lz, checkpoints, stats, rec_all, betas, log_prior, init_k, n_sweeps)
+    checkpoints, stats, rec_all = rts.run(main_checkpoints, record=record)
+    n_sweeps += checkpoints[-1][0] if checkpoints else 0
+    return TemperedRun(init_hist, rts.log_zhat, checkpoints, stats, rec_all, betas, log_prior, init_k, n_sweeps)

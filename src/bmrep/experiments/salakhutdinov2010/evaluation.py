@@ -14,9 +14,9 @@ import pandas as pd
 
 from bmrep.estimators.ais import ais_log_partition, effective_sample_size, log_mean_exp
 from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.estimators.ladders import adaptive_betas, piecewise_betas
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
+from bmrep.sampling.ladders import adaptive_betas, piecewise_betas
 
 from ...progress import track
 from .common import chain_streams, paper_rng
@@ -121,7 +121,7 @@ def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed
         estimate_log_z(dbm, cfg_ais, base_bias, seed, *keys, "replicate", j, state=state)
         for j in range(int(n_replicates))
     ]
-    zs = np.array([r.log_z for r in reps])
+    zs = np.array([r.estimate for r in reps])
     pooled = np.concatenate([r.log_weights for r in reps])
     return {
         "log_z": log_mean_exp(pooled),
@@ -169,20 +169,20 @@ def evaluate(
         dbm = snapshot_model(snapshots, i)
         base = data_base_biases(dbm, sub)
         z = estimate_log_z(dbm, ev["curve_ais"], base, seed, "curve", repeat, int(upd), state=state)
-        b = mean_bound(dbm, sub, z.log_z, int(ev["n_mean_field"]))
+        b = mean_bound(dbm, sub, z.estimate, int(ev["n_mean_field"]))
         rows.append(
             {
                 "algorithm": algorithm,
                 "repeat": int(repeat),
                 "update": int(upd),
-                "log_z": z.log_z,
+                "log_z": z.estimate,
                 "log_z_stderr": reported_stderr(z.stderr, z.ess),
                 "ess": z.ess,
                 "train_bound": b,
             }
         )
         if log is not None:
-            log(f"{algorithm}: update {upd}: log Z {z.log_z:.2f} (ESS {z.ess:.1f}), train bound {b:.2f}")
+            log(f"{algorithm}: update {upd}: log Z {z.estimate:.2f} (ESS {z.ess:.1f}), train bound {b:.2f}")
     dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1)
     base = data_base_biases(dbm, sub)
     z = replicated_log_z(dbm, ev["final_ais"], base, int(ev["final_replicates"]), seed, "final", repeat, state=state)

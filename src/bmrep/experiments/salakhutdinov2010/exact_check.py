@@ -129,7 +129,7 @@ def ais_replicates(dbm: DBM, base, cfg_ais: dict, seed: int, replicates, state: 
     n = int(cfg_ais["n_runs"])
     return {
         "replicate": np.array([int(r) for r in replicates], dtype=np.int64),
-        "log_z": np.array([z.log_z for z in runs], dtype=np.float64),
+        "log_z": np.array([z.estimate for z in runs], dtype=np.float64),
         "ess": np.array([z.ess for z in runs], dtype=np.float64),
         "stderr": np.array([reported_stderr(z.stderr, z.ess) for z in runs], dtype=np.float64),
         "delta_stderr": np.array([z.stderr for z in runs], dtype=np.float64),
@@ -179,7 +179,7 @@ def diagnostics(dbm: DBM, base, cfg_ais: dict, e: dict, seed: int, state: str = 
                 {
                     "schedule": schedule,
                     "n_betas": int(nb),
-                    "error": zl.log_z - exact,
+                    "error": zl.estimate - exact,
                     "stderr": reported_stderr(zl.stderr, zl.ess),
                     "ess": zl.ess,
                 }

@@ -17,7 +17,8 @@ from sklearn.linear_model import LogisticRegression
 from bmrep.models.dbm import DBM
 from bmrep.models.rbm import sigmoid
 from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
-from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule, uniform_betas
+from bmrep.sampling.ladders import linear_betas
+from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule
 
 from .common import chain_streams, paper_rng
 
@@ -58,7 +59,7 @@ def sample_sequences(dbm: DBM, cfg_s: dict, classify, seed: int):
     """
     n = int(cfg_s["n_chains"])
     dbm = dbm.astype(np.float32)
-    betas = uniform_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"]))
+    betas = linear_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"]))[::-1].copy()  # index 0 is beta = 1
     out = {}
     for name in ("gibbs", "ast"):
         r = paper_rng(seed, "samples", name)
@@ -119,7 +120,7 @@ def temperature_trajectories(dbm: DBM, cfg_s: dict, seed: int) -> np.ndarray:
     streams = chain_streams(seed, n, "temperature")
     ch = random_chains(dbm, n, paper_rng(seed, "temperature"))
     st = AdaptiveTempering.create(
-        uniform_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"])),
+        linear_betas(int(cfg_s["n_betas"]), float(cfg_s["beta_min"]))[::-1].copy(),  # index 0 is beta = 1
         n,
         gamma_schedule(float(cfg_s["gamma"])),
         [streams.generator(i) for i in range(n)],

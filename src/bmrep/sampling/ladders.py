@@ -1,9 +1,17 @@
-"""Ladders of inverse temperatures ``0 = beta_0 < ... < beta_K = 1`` for annealing.
+"""Ladders of inverse temperatures ``beta_min = beta_0 < ... < beta_K = 1``: the one place they are made.
+
+Every ladder here is ascending (index 0 the base or the hottest level, the
+last index beta = 1); a caller that walks from beta = 1 down (the DBM
+samplers' tempered transitions and adaptive simulated tempering of
+Salakhutdinov 2010) reverses it explicitly (``linear_betas(n, beta_min)[::-1]``).
 
 Uniform (:func:`linear_betas`), the piecewise schedule of Salakhutdinov &
 Murray (2008) (:func:`piecewise_betas`), and a ladder at equal thermodynamic
 length built from a pilot run (:func:`adaptive_betas`), for AIS and RAISE
-(:mod:`bmrep.estimators.ais`, :mod:`bmrep.estimators.reverse_ais`).
+(:mod:`bmrep.estimators.ais`, :mod:`bmrep.estimators.reverse_ais`), simulated
+tempering (Carlson et al. 2016), parallel tempering (Bruegge et al. 2013).
+It sits in the sampling layer so that a training job (CAST, Trans-SAP, PT)
+takes its ladder from here without depending on the estimators.
 """
 
 from __future__ import annotations
@@ -13,11 +21,22 @@ import numpy as np
 __all__ = ["linear_betas", "piecewise_betas", "adaptive_betas", "check_betas"]
 
 
-def linear_betas(n_betas: int) -> np.ndarray:
-    """``n_betas`` inverse temperatures uniform on [0, 1] (both ends included)."""
+def linear_betas(n_betas: int, beta_min: float = 0.0) -> np.ndarray:
+    """``n_betas`` inverse temperatures uniform on [beta_min, 1], ascending, both ends included.
+
+    With ``beta_min > 0`` (a ladder below the target only, Salakhutdinov 2010's
+    tempering samplers) the steps are counted down from beta = 1:
+    ``np.linspace(1, beta_min, n)[::-1]``, which can differ in the last bit of
+    an interior value from ``np.linspace(beta_min, 1, n)``; it keeps the
+    ladders those samplers have always used (and their results) bit for bit.
+    """
     if n_betas < 2:
         raise ValueError(f"need at least 2 inverse temperatures, got {n_betas}")
-    return np.linspace(0.0, 1.0, int(n_betas))
+    if not 0.0 <= beta_min < 1.0:
+        raise ValueError(f"beta_min must be in [0, 1), got {beta_min}")
+    if beta_min == 0.0:
+        return np.linspace(0.0, 1.0, int(n_betas))
+    return np.linspace(1.0, float(beta_min), int(n_betas))[::-1].copy()
 
 
 def piecewise_betas(n_betas: int) -> np.ndarray:

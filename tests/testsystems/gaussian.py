@@ -1,6 +1,6 @@
-"""Analytically solvable tempered families shared by the carlson2016 estimator tests.
+"""The Gaussian tempered family of the carlson2016 estimator tests (closed-form log Z(beta)).
 
-``gaussian_family``: f(x) = A exp(-|x - mu|^2 / (2 sigma^2)) tempered towards p1 = N(0, s^2 I): every
+``GaussianFamily``: f(x) = A exp(-|x - mu|^2 / (2 sigma^2)) tempered towards p1 = N(0, s^2 I): every
 f_beta = f^beta p1^(1-beta) is Gaussian, so log Z_beta and exact samples are closed form.
 """
 
@@ -9,6 +9,8 @@ from scipy.special import logsumexp
 
 
 class GaussianFamily:
+    """Every f_beta is Gaussian: ``log_z``, ``mean_delta`` and ``sample`` are exact."""
+
     def __init__(self, dim=3, mu=2.0, sigma=0.7, s=3.0, log_a=1.5):
         self.d, self.mu, self.sigma, self.s, self.log_a = dim, np.full(dim, mu), sigma, s, log_a
 

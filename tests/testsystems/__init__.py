@@ -1,0 +1,28 @@
+"""Test systems with exact answers, shared by the sampler and estimator tests (issue 18).
+
+- ``models``: the enumerable models (binary RBM, two-layer DBM, multivalued-hidden
+  RBM, layered sigmoid belief network) drawn from a seed or a generator.
+- ``tempered``: tempered families with closed-form ``log Z(beta)``, ``E_beta[Delta]``
+  and exact i.i.d. draws of the joint ``q(x, beta_k)`` (Carlson et al. 2016, eq. 6):
+  ``GaussianFamily`` (closed form) and ``TemperedRBM`` (enumeration through
+  ``bmrep.models.exact.rbm``). ``TEMPERED_SYSTEMS`` names the ones an estimator of
+  log Z on tempered samples is checked on (the ``tempered_system`` fixture).
+
+Exact answers come from the enumerators in ``bmrep.models.exact`` (none is written here).
+"""
+
+from testsystems.gaussian import GaussianFamily
+from testsystems.models import random_dbm, random_multivalued, random_rbm, random_sbn
+from testsystems.tempered import TEMPERED_SYSTEMS, TemperedRBM, exact_tempered_joint, joint_deltas
+
+__all__ = [
+    "GaussianFamily",
+    "TEMPERED_SYSTEMS",
+    "TemperedRBM",
+    "exact_tempered_joint",
+    "joint_deltas",
+    "random_dbm",
+    "random_multivalued",
+    "random_rbm",
+    "random_sbn",
+]
