@@ -27,8 +27,9 @@ from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.rts import TemperingStats, run_simulated_tempering, uniform_log_prior
 from bmrep.models.rbm import RBM
 from bmrep.sampling.ladders import linear_betas
-from bmrep.sampling.simulated_tempering import RBMTemperingState, rbm_step
+from bmrep.sampling.simulated_tempering import rbm_step
 from bmrep.sampling.streams import ChainStreams
+from bmrep.sampling.tempered_rbm import TemperedRBMChains
 
 OUT = Path(__file__).resolve().parent / "out" / "ais.csv"
 
@@ -61,7 +62,7 @@ def step_times(dt, n_steps: int, repeats: int, rng: np.random.Generator) -> dict
         ais_log_partition(rbm, n, betas, ChainStreams.from_seed(0, "bench-ais", n_chains=n), dtype=dt)
 
     K = 100
-    st = RBMTemperingState.from_base(rbm, n, ChainStreams.from_seed(0, "bench-st", n_chains=n), dtype=dt)
+    st = TemperedRBMChains.from_base(rbm, n, ChainStreams.from_seed(0, "bench-st", n_chains=n), dtype=dt)
     trng = np.random.default_rng(1)
     lp = uniform_log_prior(K)
     lz = np.zeros(K)

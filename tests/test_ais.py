@@ -14,7 +14,7 @@ from bmrep.estimators.ais import (
     log_mean_exp_stderr,
 )
 from bmrep.estimators.base import data_marginal_base_bias
-from bmrep.estimators.rbm_ais import rbm_annealing_model, rbm_tempered_log_f
+from bmrep.estimators.rbm_ais import rbm_annealing_model
 from bmrep.estimators.reverse_ais import raise_estimate, raise_log_partition, raise_log_weights
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
@@ -69,18 +69,19 @@ def test_generic_driver_on_a_discrete_family():
 
 
 def test_rbm_log_f_matches_core_free_energy():
+    """The chains' cached log f (AIS and tempering) equals the model's exact -F_beta(v), at every beta."""
     rbm = random_rbm(10, 6, 2.0, 3)
     V = (np.random.default_rng(0).random((20, 10)) < 0.5).astype(float)
     a = np.random.default_rng(1).normal(size=10)
-    for beta in (0.0, 0.3, 1.0):
-        ours = rbm_tempered_log_f(V, rbm.c + V @ rbm.W, rbm.b, a, beta)
-        np.testing.assert_allclose(ours, -tempered_free_energy_v(rbm, V, beta, a), rtol=1e-12, atol=1e-10)
-    # the cached fast path used inside AIS gives the same numbers
     init_sample, _, _, _ = rbm_annealing_model(rbm, a)
     state = init_sample(20, ChainStreams.from_seed(0, n_chains=20))
     state.set_visible(V)
     for beta in (0.0, 0.3, 1.0):
         np.testing.assert_allclose(state.log_f(beta), -tempered_free_energy_v(rbm, V, beta, a), rtol=1e-12, atol=1e-10)
+    # a sweep changes the chains: the cache follows them (log f of the new v, Delta of the new (v, h))
+    d = state.sweep(0.5)
+    np.testing.assert_allclose(state.log_f(0.7), -tempered_free_energy_v(rbm, state.v, 0.7, a), rtol=1e-12, atol=1e-10)
+    np.testing.assert_allclose(d, -rbm.energy(state.v, state.h) - state.v @ a, atol=1e-10)
 
 
 @pytest.mark.parametrize("scale", [1.0, 10.0])

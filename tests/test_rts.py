@@ -22,13 +22,13 @@ from bmrep.estimators.rts import (
 )
 from bmrep.models.exact import rbm as exact
 from bmrep.sampling.simulated_tempering import (
-    RBMTemperingState,
     log_temperature_conditional,
     rbm_step,
     sample_temperatures,
     temperature_conditional,
 )
 from bmrep.sampling.streams import ChainStreams
+from bmrep.sampling.tempered_rbm import TemperedRBMChains
 from testsystems import TemperedRBM, exact_tempered_joint, random_rbm
 
 Z_MAX = 4.0
@@ -150,7 +150,7 @@ def test_simulated_tempering_rts_on_an_rbm(scale):
     lp = uniform_log_prior(K)
     exact_lz = exact.log_partition(rbm, 1.0, a)
     n_chains = 50
-    state = RBMTemperingState.from_base(rbm, n_chains, ChainStreams.from_seed(10, int(scale), n_chains=n_chains), a)
+    state = TemperedRBMChains.from_base(rbm, n_chains, ChainStreams.from_seed(10, int(scale), n_chains=n_chains), a)
     rng = np.random.default_rng(11)
     lz0 = np.full(K, base_log_partition(a, rbm.n_hidden))
 
@@ -194,7 +194,7 @@ def test_simulated_tempering_rts_on_an_rbm(scale):
 def test_delta_of_tempering_state_matches_energy():
     rbm = random_rbm(6, 4, 2.0, 12)
     a = np.random.default_rng(13).normal(size=6)
-    st = RBMTemperingState.from_base(rbm, 7, ChainStreams.from_seed(1, n_chains=7), a)
+    st = TemperedRBMChains.from_base(rbm, 7, ChainStreams.from_seed(1, n_chains=7), a)
     d = st.sweep(np.linspace(0, 1, 7))
     np.testing.assert_allclose(d, st.delta(), atol=1e-10)
     np.testing.assert_allclose(d, -rbm.energy(st.v, st.h) - st.v @ a, atol=1e-10)

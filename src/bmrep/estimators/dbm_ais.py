@@ -20,16 +20,18 @@ from ..sampling.operators import Gibbs
 from .base import base_log_partition
 
 __all__ = [
-    "DBMAnnealingState",
-    "DBMAnnealingStateH1",
+    "TemperedDBMChains",
+    "TemperedDBMChainsH1",
     "dbm_annealing_model",
     "data_base_bias",
     "data_base_biases",
 ]
 
 
-class DBMAnnealingState:
-    """AIS chains of a DBM and the cached pre-activation of h1.
+class TemperedDBMChains:
+    """DBM chains in the tempered family annealed over {v, h2} (h1 summed out), with the cached pre-activation of h1.
+
+    The DBM counterpart of :class:`bmrep.sampling.tempered_rbm.TemperedRBMChains`.
 
     ``log_f`` of the increment and the h1 update of the next transition need
     the same product ``v W1 + h2 W2^T + c1``; it is computed once per step.
@@ -58,7 +60,7 @@ class DBMAnnealingState:
             tempered_log_f(self.dbm, c.v, c.h2, beta_b, self.base_bias, self.field_h1),
         )
 
-    def sweep(self, beta: float) -> DBMAnnealingState:
+    def sweep(self, beta: float) -> TemperedDBMChains:
         betas = np.full(self.chains.n_chains, beta, dtype=self.dbm.dtype)
         gibbs_sweep(
             self.dbm,
@@ -74,8 +76,8 @@ class DBMAnnealingState:
         return self
 
 
-class DBMAnnealingStateH1(DBMAnnealingState):
-    """AIS chains whose annealed state is h1 alone (v and h2 summed out).
+class TemperedDBMChainsH1(TemperedDBMChains):
+    """DBM chains in the tempered family annealed over h1 alone (v and h2 summed out).
 
     The fields ``h1 W1^T + b`` and ``h1 W2 + c2`` are cached: one step samples
     v, h2 | h1 with those fields, then h1 | v, h2.
@@ -96,7 +98,7 @@ class DBMAnnealingStateH1(DBMAnnealingState):
             tempered_log_f_h1(self.dbm, h1, beta_b, self.base_bias, fv, f2),
         )
 
-    def sweep(self, beta: float) -> DBMAnnealingStateH1:
+    def sweep(self, beta: float) -> TemperedDBMChainsH1:
         c, d = self.chains, self.dbm
         betas = np.full(c.n_chains, beta, dtype=d.dtype)
         fv, f2 = self.fields_given_h1
@@ -130,7 +132,7 @@ def dbm_annealing_model(
     """
     if state not in ("v_h2", "h1"):
         raise ValueError(f"AIS state must be 'v_h2' (h1 summed out) or 'h1' (v, h2 summed out), got {state!r}")
-    state_cls = DBMAnnealingState if state == "v_h2" else DBMAnnealingStateH1
+    state_cls = TemperedDBMChains if state == "v_h2" else TemperedDBMChainsH1
     op = Gibbs() if operator is None else operator
     model = dbm.astype(dtype)
     bases = base_logits(dbm, base_bias)

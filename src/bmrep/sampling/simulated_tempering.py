@@ -17,7 +17,7 @@ estimators consume them (the Rao-Blackwellized marginals of eq. 9 in
 The driver :func:`run_tempering_sweeps` is model-agnostic: a model gives
 ``step(state, chain_betas) -> Delta`` (one transition at per-chain betas,
 returning ``Delta(x) = log f(x) - log p1(x)`` of the new states). For RBMs
-:class:`RBMTemperingState` does it with the core's compiled layer updates:
+:class:`bmrep.sampling.tempered_rbm.TemperedRBMChains` does it with the core's compiled layer updates:
 x = (v, h), ``log f_beta(v, h) = beta Delta(v, h) + a.v`` with
 ``Delta = -E(v, h) - a.v`` (a = base logits), which is linear in beta, so
 ``q(beta | x)`` costs O(K) per chain. Temperature draws use one
@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
-from .operators import Gibbs
+from .tempered_rbm import TemperedRBMChains
 
 __all__ = [
     "log_temperature_conditional",
@@ -41,7 +41,6 @@ __all__ = [
     "sample_temperatures",
     "run_tempering_sweeps",
     "STRecord",
-    "RBMTemperingState",
     "rbm_step",
 ]
 
@@ -141,65 +140,6 @@ def run_tempering_sweeps(
     return k, rec
 
 
-class RBMTemperingState:
-    """RBM chains (v, h) for simulated tempering through the core's ``op.update_layer``.
-
-    Parameters
-    ----------
-    rbm : bmrep.models.rbm.RBM
-    v, h : arrays (n_chains, n_visible), (n_chains, n_hidden) of 0/1 floats
-    streams : ChainStreams (one per chain)
-    base_bias : (n_visible,) base logits a
-    operator : Gibbs() by default
-    """
-
-    def __init__(self, rbm, v, h, streams, base_bias=None, operator=None, n_threads: int = 1):
-        if operator is None:
-            operator = Gibbs()
-        self.rbm = rbm.astype(v.dtype)
-        self.v, self.h, self.streams = v, h, streams
-        self.base_bias = np.zeros(rbm.n_visible, v.dtype) if base_bias is None else np.asarray(base_bias, v.dtype)
-        self.operator = operator
-        self.n_threads = int(n_threads)
-
-    @classmethod
-    def from_base(cls, rbm, n_chains: int, streams, base_bias=None, dtype=np.float64, **kw):
-        """Chains started from the base distribution (v ~ Bernoulli(sigmoid(a)), h uniform)."""
-        v = np.zeros((n_chains, rbm.n_visible), dtype)
-        h = np.zeros((n_chains, rbm.n_hidden), dtype)
-        st = cls(rbm, v, h, streams, base_bias, **kw)
-        zeros = np.zeros(n_chains, dtype)
-        st.operator.update_layer(
-            v, np.zeros_like(v), streams, betas=zeros, base_field=st.base_bias, n_threads=st.n_threads
-        )
-        st.operator.update_layer(h, np.zeros_like(h), streams, betas=zeros, n_threads=st.n_threads)
-        return st
-
-    def set_rbm(self, rbm) -> None:
-        """Point the chains at new parameters (persistent chains during training)."""
-        self.rbm = rbm.astype(self.v.dtype)
-
-    def delta(self) -> np.ndarray:
-        """``Delta(v, h) = -E(v, h) - a.v`` (float64)."""
-        return -self.rbm.energy(self.v, self.h) - np.asarray(self.v, np.float64) @ np.asarray(
-            self.base_bias, np.float64
-        )
-
-    def sweep(self, chain_betas: np.ndarray) -> np.ndarray:
-        """One sweep (h | v, then v | h) at per-chain betas; returns Delta of the new state."""
-        r = self.rbm
-        cb = np.asarray(chain_betas, self.v.dtype)
-        self.operator.update_layer(self.h, r.c + self.v @ r.W, self.streams, betas=cb, n_threads=self.n_threads)
-        vfield = r.b + self.h @ r.W.T
-        self.operator.update_layer(
-            self.v, vfield, self.streams, betas=cb, base_field=self.base_bias, n_threads=self.n_threads
-        )
-        v64 = np.asarray(self.v, np.float64)
-        return np.einsum(
-            "ij,ij->i", v64, np.asarray(vfield, np.float64) - np.asarray(self.base_bias, np.float64)
-        ) + np.asarray(self.h, np.float64) @ np.asarray(r.c, np.float64)
-
-
-def rbm_step(state: RBMTemperingState, chain_betas: np.ndarray) -> np.ndarray:
+def rbm_step(state: TemperedRBMChains, chain_betas: np.ndarray) -> np.ndarray:
     """The driver's ``step`` for RBM chains: one sweep, returns Delta."""
     return state.sweep(chain_betas)

@@ -17,8 +17,9 @@ from ...estimators.rts_run import RTSRun
 from ...models.exact import rbm as exact
 from ...models.rbm import RBM
 from ...sampling.ladders import linear_betas
-from ...sampling.simulated_tempering import RBMTemperingState, rbm_step
+from ...sampling.simulated_tempering import rbm_step
 from ...sampling.streams import ChainStreams
+from ...sampling.tempered_rbm import TemperedRBMChains
 from ...seeds import rng as make_rng
 
 VARIANTS = {"RB": True, "TS": False}
@@ -72,7 +73,7 @@ def fig1_seed(
         key = ("carlson2016", "fig1", int(repeat))  # no variant: RB and TS draw alike (paired)
         streams = ChainStreams.from_seed(seed, *key, n_chains=n_chains)
         rng = make_rng(seed, *key, "temperatures")
-        state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias)
+        state = TemperedRBMChains.from_base(rbm, n_chains, streams, base_bias)
         rts = RTSRun(state, rbm_step, betas, log_prior, n_chains, rng, np.full(K, exact_lz[0]))
         init = rts.initial_iterations(sweeps, n_it, rao_blackwell=rb, stop=False)
         frames.append(

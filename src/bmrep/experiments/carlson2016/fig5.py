@@ -19,8 +19,9 @@ from ...models.rbm import RBM
 from ...progress import track
 from ...sampling.ladders import linear_betas
 from ...sampling.operators import Gibbs
-from ...sampling.simulated_tempering import RBMTemperingState, log_temperature_conditional, rbm_step
+from ...sampling.simulated_tempering import log_temperature_conditional, rbm_step
 from ...sampling.streams import ChainStreams
+from ...sampling.tempered_rbm import TemperedRBMChains
 from ...seeds import rng as make_rng
 from . import PAPER
 
@@ -103,7 +104,7 @@ def fig5_track_training(
     n_chains = int(settings["n_chains"])
     streams = ChainStreams.from_seed(seed, *key, "chains", n_chains=n_chains)
     trng = make_rng(seed, *key, "temperatures")
-    state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias)
+    state = TemperedRBMChains.from_base(rbm, n_chains, streams, base_bias)
     log_z1 = base_log_partition(base_bias, n_hidden)
 
     rts = RTSRun(state, rbm_step, betas, log_prior, n_chains, trng, np.full(K, log_z1))

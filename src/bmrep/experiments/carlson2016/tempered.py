@@ -18,8 +18,9 @@ from ...estimators.base import base_log_partition
 from ...estimators.rts import InitialIterations, TemperingStats
 from ...estimators.rts_run import RTSRun
 from ...models.rbm import RBM
-from ...sampling.simulated_tempering import RBMTemperingState, STRecord, rbm_step
+from ...sampling.simulated_tempering import STRecord, rbm_step
 from ...sampling.streams import ChainStreams
+from ...sampling.tempered_rbm import TemperedRBMChains
 from ...seeds import rng as make_rng
 
 DTYPES = {"float32": np.float32, "float64": np.float64}
@@ -126,7 +127,7 @@ def rbm_tempered_run(
         lz0 = np.full(K, log_z1)
     else:
         raise ValueError(f"init must be 'flat' or 'ais', got {init!r}")
-    state = RBMTemperingState.from_base(rbm, n_chains, streams, base_bias, dtype=dtype)
+    state = TemperedRBMChains.from_base(rbm, n_chains, streams, base_bias, dtype=dtype)
     rts = RTSRun(state, step, betas, log_prior, n_chains, rng, lz0)
     init_hist = rts.initial_iterations(init_sweeps, init_iterations, stop=stop_init)
     n_sweeps = (K - 2 if log_zhat0 is None and init == "ais" else 0) + len(init_hist.c) * int(init_sweeps)
