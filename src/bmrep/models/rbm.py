@@ -216,6 +216,18 @@ def tempered_log_unnormalized(rbm: RBM, v, h, beta: float = 1.0, base_bias=None)
     return -beta * rbm.energy(v, h) + (1.0 - beta) * (v @ a)
 
 
+def tempered_delta(rbm: RBM, v, h, base_bias=None) -> np.ndarray:
+    """``Delta(v, h) = -E(v, h) - a.v`` (float64), the one sign convention of every tempering method.
+
+    ``log p_beta(v, h) = beta Delta(v, h) + a.v + const`` (Carlson et al. 2016,
+    eq. 2), so Delta rises with the model's log-density: simulated tempering's
+    temperature conditional (eq. 7), the RTS and TI estimators and the
+    parallel-tempering swap all read it.
+    """
+    a = _base(rbm, base_bias)
+    return -rbm.energy(v, h) - np.asarray(v, dtype=np.float64) @ a
+
+
 __all__ = [
     "RBM",
     "sigmoid",
@@ -223,4 +235,5 @@ __all__ = [
     "tempered_free_energy_v",
     "tempered_free_energy_h",
     "tempered_log_unnormalized",
+    "tempered_delta",
 ]

@@ -10,11 +10,12 @@ The tempered family is the core's (``bmrep.models.rbm``)::
 
     p_beta(v, h)  ∝  exp(-beta E(v, h) + (1 - beta) a.v),
 
-with base logits ``a`` (zeros: uniform). Writing ``e(x) = E(x) + a.v`` the
-log-density is ``-beta e(x) + a.v``, so exchanging the states of two chains
-at ``beta_i`` and ``beta_j`` is accepted with probability
-``min(1, exp((beta_i - beta_j) (e(x_i) - e(x_j))))`` (Metropolis), which
-leaves the product distribution ``prod_k p_{beta_k}`` invariant.
+with base logits ``a`` (zeros: uniform). With ``Delta(x) = -E(x) - a.v``
+(:func:`bmrep.models.rbm.tempered_delta`, the sign convention of every
+tempering method here) the log-density is ``beta Delta(x) + a.v``, so
+exchanging the states of two chains at ``beta_i`` and ``beta_j`` is accepted
+with probability ``min(1, exp((beta_i - beta_j) (Delta(x_j) - Delta(x_i))))``
+(Metropolis), which leaves the product distribution ``prod_k p_{beta_k}`` invariant.
 
 A sampler runs ``n_replicas`` independent PT ladders at once; chain
 ``r * t + k`` of the flat state arrays is replica r at temperature k (betas
@@ -28,29 +29,22 @@ from __future__ import annotations
 import numpy as np
 
 from ..models.exact import all_states
-from ..models.rbm import RBM
+from ..models.rbm import RBM, tempered_delta
 from .transition_matrix import sweep_transition_matrix
 
 
-def tempering_energy(rbm: RBM, v: np.ndarray, h: np.ndarray, base_bias=None) -> np.ndarray:
-    """``e(v, h) = E(v, h) + a.v`` with ``log p_beta = -beta e + a.v + const`` (float64)."""
-    e = rbm.energy(v, h)
-    if base_bias is not None:
-        e = e + np.asarray(v, dtype=np.float64) @ np.asarray(base_bias, dtype=np.float64)
-    return e
-
-
-def swap_log_acceptance(beta_i, beta_j, e_i, e_j) -> np.ndarray:
+def swap_log_acceptance(beta_i, beta_j, d_i, d_j) -> np.ndarray:
     """Log Metropolis ratio for exchanging states x_i (at beta_i) and x_j (at beta_j).
 
-    ``log [p_i(x_j) p_j(x_i) / (p_i(x_i) p_j(x_j))] = (beta_i - beta_j)(e_i - e_j)``.
+    ``log [p_i(x_j) p_j(x_i) / (p_i(x_i) p_j(x_j))] = (beta_i - beta_j)(Delta_j - Delta_i)``
+    with ``d = Delta(x)`` of :func:`bmrep.models.rbm.tempered_delta`.
     """
-    return (np.asarray(beta_i) - np.asarray(beta_j)) * (np.asarray(e_i) - np.asarray(e_j))
+    return (np.asarray(beta_i) - np.asarray(beta_j)) * (np.asarray(d_j) - np.asarray(d_i))
 
 
-def swap_probability(beta_i, beta_j, e_i, e_j) -> np.ndarray:
+def swap_probability(beta_i, beta_j, d_i, d_j) -> np.ndarray:
     """``min(1, exp(swap_log_acceptance))`` without overflow."""
-    return np.exp(np.minimum(swap_log_acceptance(beta_i, beta_j, e_i, e_j), 0.0))
+    return np.exp(np.minimum(swap_log_acceptance(beta_i, beta_j, d_i, d_j), 0.0))
 
 
 class ParallelTempering:
@@ -147,12 +141,12 @@ class ParallelTempering:
 
     def _swap(self, rbm: RBM) -> None:
         R, t = self.n_replicas, self.t
-        e = tempering_energy(rbm, self.v, self.h, self.base_bias).reshape(R, t)
+        d = tempered_delta(rbm, self.v, self.h, self.base_bias).reshape(R, t)
         v = self.v.reshape(R, t, -1)
         h = self.h.reshape(R, t, -1)
         u = self.swap_rng.random((R, t - 1))
         for i in range(t - 1):
-            p = swap_probability(self.betas[i], self.betas[i + 1], e[:, i], e[:, i + 1])
+            p = swap_probability(self.betas[i], self.betas[i + 1], d[:, i], d[:, i + 1])
             acc = u[:, i] < p
             self.n_proposed[i] += R
             self.n_accepted[i] += int(acc.sum())
@@ -160,7 +154,7 @@ class ParallelTempering:
                 idx = np.flatnonzero(acc)
                 v[idx, i], v[idx, i + 1] = v[idx, i + 1].copy(), v[idx, i].copy()
                 h[idx, i], h[idx, i + 1] = h[idx, i + 1].copy(), h[idx, i].copy()
-                e[idx, i], e[idx, i + 1] = e[idx, i + 1].copy(), e[idx, i].copy()
+                d[idx, i], d[idx, i + 1] = d[idx, i + 1].copy(), d[idx, i].copy()
 
     def get_state(self) -> dict:
         """The chains, swap counts, streams and swap generator: all that :meth:`step` changes (checkpoints)."""
@@ -199,9 +193,9 @@ def swap_transition_matrix(rbm: RBM, beta_i: float, beta_j: float, base_bias=Non
     """
     n, m = rbm.n_visible, rbm.n_hidden
     S = all_states(n + m).astype(np.float64)
-    e = tempering_energy(rbm, S[:, :n], S[:, n:], base_bias)
-    N = e.size
-    p = swap_probability(beta_i, beta_j, e[:, None], e[None, :])  # (x_i, x_j)
+    d = tempered_delta(rbm, S[:, :n], S[:, n:], base_bias)
+    N = d.size
+    p = swap_probability(beta_i, beta_j, d[:, None], d[None, :])  # (x_i, x_j)
     A = np.zeros((N * N, N * N))
     src = np.arange(N)[:, None] * N + np.arange(N)[None, :]
     dst = np.arange(N)[None, :] * N + np.arange(N)[:, None]  # (x_j, x_i)
@@ -226,7 +220,6 @@ def pt_transition_matrix(rbm: RBM, operator, betas, k: int) -> np.ndarray:
 
 
 __all__ = [
-    "tempering_energy",
     "swap_log_acceptance",
     "swap_probability",
     "ParallelTempering",

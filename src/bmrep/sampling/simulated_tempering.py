@@ -45,14 +45,19 @@ __all__ = [
 ]
 
 
+def _temperature_logits(delta, betas, log_prior, log_zhat) -> np.ndarray:
+    """Unnormalised ``log q(beta_k | x_i)`` of eq. 7: ``log r_k - log Zhat_k + beta_k Delta(x_i)``, (N, K)."""
+    delta = np.asarray(delta, np.float64).reshape(-1, 1)
+    return (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(
+        betas, np.float64
+    )[None, :]
+
+
 def log_temperature_conditional(
     delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray
 ) -> np.ndarray:
     """``log q(beta_k | x_i)`` (eq. 7) for each sample i and temperature k: (N, K)."""
-    delta = np.asarray(delta, np.float64).reshape(-1, 1)
-    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(
-        betas, np.float64
-    )[None, :]
+    a = _temperature_logits(delta, betas, log_prior, log_zhat)
     return a - logsumexp(a, axis=1, keepdims=True)
 
 
@@ -60,10 +65,7 @@ def temperature_conditional(
     delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray
 ) -> np.ndarray:
     """``q(beta_k | x_i)`` (eq. 7) as probabilities (N, K); rows sum to 1 (one exp per entry)."""
-    delta = np.asarray(delta, np.float64).reshape(-1, 1)
-    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + delta * np.asarray(
-        betas, np.float64
-    )[None, :]
+    a = _temperature_logits(delta, betas, log_prior, log_zhat)
     a -= a.max(axis=1, keepdims=True)
     np.exp(a, out=a)
     a /= a.sum(axis=1, keepdims=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..models.rbm import tempered_delta
 from .operators import Gibbs
 
 __all__ = ["TemperedRBMChains"]
@@ -126,9 +127,7 @@ class TemperedRBMChains:
 
     def delta(self) -> np.ndarray:
         """``Delta(v, h) = -E(v, h) - a.v`` of the current chains (float64)."""
-        return -self.rbm.energy(self.v, self.h) - np.asarray(self.v, np.float64) @ np.asarray(
-            self.base_bias, np.float64
-        )
+        return tempered_delta(self.rbm, self.v, self.h, self.base_bias)
 
     def sweep(self, betas) -> np.ndarray:
         """One sweep (h | v, then v | h) at ``betas`` (one value or one per chain); returns Delta of the new state.

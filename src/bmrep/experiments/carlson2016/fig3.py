@@ -11,10 +11,30 @@ from ...estimators.rts import uniform_log_prior
 from ...models.rbm import RBM
 from ...sampling.ladders import linear_betas, piecewise_betas
 from ...sampling.streams import ChainStreams
+from ...seeds import rng
+from .base import base_bias_for
 from .tempered import DTYPES, init_sweeps_of, rbm_tempered_run
 
 # The truth bracket: long AIS is a lower bound on log Z in expectation, long RAISE an upper one.
 TRUTH_METHODS = ("AIS", "RAISE")
+
+
+def fig3_inputs(model_params: dict, data: dict, base: str, pseudo_count: float, seed: int):
+    """The trained RBM, its base logits and the RAISE starting points of every Fig. 3 job.
+
+    ``model_params`` are the saved RBM's arrays, ``data`` the binarised MNIST
+    arrays (``X_train``, ``X_test``). RAISE starts from the same permutation of
+    the test points in every repeat and truth run (a key of its own), so the
+    bracket and the repeats share them.
+
+    Returns
+    -------
+    (rbm, base_bias, V_test)
+    """
+    rbm = RBM.from_params(model_params)
+    base_bias = base_bias_for(base, data["X_train"], pseudo_count)
+    perm = rng(int(seed), "carlson2016", "fig3", "raise_points").permutation(len(data["X_test"]))
+    return rbm, base_bias, data["X_test"][perm].astype(np.float64)
 
 
 def repeat_budgets(budgets, repeat: int, n_repeats_larger: int) -> list[int]:
