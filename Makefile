@@ -82,8 +82,10 @@ costs: $(STAMP)
 timeline: $(STAMP)
 	$(BIN)/python -m bmrep.timeline results/logs all
 
+# Every benchmark, then one table of all of them (benchmarks/table.py; benchmarks/README.md).
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
+	$(BIN)/python benchmarks/table.py
 
 clean:
 	rm -rf build $(VENV) .snakemake

@@ -9,8 +9,9 @@ sweep with the RTS statistics (``bmrep.estimators.rts.run_simulated_tempering``)
 the two products alone, for float64 and float32, with their ratios.
 
 Run: ``.venv/bin/python benchmarks/bench_ais.py [--quick]``
-Writes ``benchmarks/out/ais.csv``. Single BLAS thread. Numbers on a shared
-machine vary with its load; compare rows taken in the same run.
+Writes ``benchmarks/out/ais.csv``. Single BLAS thread, thread CPU time.
+Numbers on a shared machine still vary with its load (shared caches); compare
+rows taken in the same run.
 """
 
 from __future__ import annotations
@@ -35,13 +36,17 @@ OUT = Path(__file__).resolve().parent / "out" / "ais.csv"
 
 
 def best_of(fn, repeats):
-    """Minimum wall time over ``repeats`` calls (the least disturbed by other load)."""
+    """Minimum thread CPU time over ``repeats`` calls.
+
+    One BLAS thread, so the products run in this thread; CPU time rather than
+    wall time, which waiting for a core inflates on a shared machine.
+    """
     fn()
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.thread_time() - t0)
     return min(times)
 
 

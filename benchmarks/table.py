@@ -1,0 +1,121 @@
+"""One table of every benchmark of one `make bench` run: our time, the matrix products' time, scikit-learn's.
+
+Reads what the benchmark scripts of the same run wrote under ``benchmarks/out``
+(``sweeps.csv``, ``ais.csv``, ``dbm_update.csv``) and prints one row per
+operation, size and dtype:
+
+    operation | size | dtype | ours | products | ours/products | scikit-learn | sklearn/ours
+
+times in microseconds per call (per sweep, AIS step or DBM update), each
+operation's matrix products timed in the same run on the same arrays, and
+scikit-learn's ``BernoulliRBM.gibbs`` where it does the same thing (an RBM
+sweep). The targets of issue 21 are checked against the rows and said met or
+not met; nothing here is asserted (a slow machine is a measurement, not an error).
+
+Run: ``make bench`` (all benchmarks, then this table), or
+``.venv/bin/python benchmarks/table.py`` to reprint the last run's table.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+OUT = Path(__file__).resolve().parent / "out"
+COLUMNS = ["operation", "size", "dtype", "ours_us", "products_us", "ours/products", "sklearn_us", "sklearn/ours"]
+
+# (operation, size, dtype, ratio column, bound, direction): issue 21's acceptance targets
+TARGETS = [
+    ("RBM Gibbs sweep", "784x500", "float64", "ours/products", 1.05, "<="),
+    ("RBM Gibbs sweep", "784x500", "float32", "ours/products", 1.05, "<="),
+    ("RBM Gibbs sweep", "784x10", "float64", "sklearn/ours", 5.0, ">="),
+    ("RBM Gibbs sweep", "784x10", "float32", "sklearn/ours", 5.0, ">="),
+    ("DBM update (SAP)", "784-500-1000", "float32", "ours/products", 1.25, "<="),
+]
+
+
+def _row(operation, size, dtype, ours_s, products_s, sklearn_s=None) -> dict:
+    return {
+        "operation": operation,
+        "size": size,
+        "dtype": dtype,
+        "ours_us": 1e6 * ours_s,
+        "products_us": 1e6 * products_s,
+        "ours/products": ours_s / products_s,
+        "sklearn_us": None if sklearn_s is None else 1e6 * sklearn_s,
+        "sklearn/ours": None if sklearn_s is None else sklearn_s / ours_s,
+    }
+
+
+def sweep_rows(df: pd.DataFrame) -> list[dict]:
+    """RBM sweeps (``bench_sweeps.py``): the ratios are the medians of per-block ratios it recorded."""
+    rows = []
+    for _, r in df.iterrows():
+        size = f"{r['size']}, {r['chains']} chains"
+        for op, col, skl in (("RBM Gibbs sweep", "G_sweep", True), ("RBM flip-the-state sweep", "T_sweep", False)):
+            row = _row(op, size, r["dtype"], r[col], r["products_numpy"], r["sklearn_gibbs"] if skl else None)
+            if col == "G_sweep":  # paired per-block medians, less noisy than the ratio of medians
+                row["ours/products"], row["sklearn/ours"] = r["G/products"], r["sklearn/G"]
+            rows.append(row)
+    return rows
+
+
+def ais_rows(df: pd.DataFrame) -> list[dict]:
+    """AIS steps and simulated-tempering sweeps of a 784x500 RBM, 100 chains (``bench_ais.py``)."""
+    rows = []
+    for dtype, g in df.groupby("dtype", sort=False):
+        mm = g.loc[g["what"] == "matrix products alone", "ms_per_step"].item() * 1e-3
+        for _, r in g[g["what"] != "matrix products alone"].iterrows():
+            rows.append(_row(r["what"], "784x500, 100 chains", dtype, r["ms_per_step"] * 1e-3, mm))
+    return rows
+
+
+def dbm_rows(df: pd.DataFrame) -> list[dict]:
+    """Whole DBM training updates against the products of one update (``bench_dbm_update.py``)."""
+    rows = []
+    for dtype, g in df.groupby("dtype", sort=False):
+        mm = g.loc[g["what"].str.startswith("matrix products"), "ms_per_update"].item() * 1e-3
+        for _, r in g[g["what"].str.startswith("whole update: ")].iterrows():
+            alg = r["what"].removeprefix("whole update: ")
+            rows.append(_row(f"DBM update ({alg})", "784-500-1000", dtype, r["ms_per_update"] * 1e-3, mm))
+    return rows
+
+
+def table() -> pd.DataFrame:
+    readers = {"sweeps.csv": sweep_rows, "ais.csv": ais_rows, "dbm_update.csv": dbm_rows}
+    missing = [name for name in readers if not (OUT / name).exists()]
+    if missing:
+        sys.exit(f"benchmarks/table.py: no {', '.join(missing)} under {OUT}: run `make bench` first")
+    rows = [row for name, read in readers.items() for row in read(pd.read_csv(OUT / name))]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def target_lines(df: pd.DataFrame) -> list[str]:
+    lines = []
+    for op, size, dtype, col, bound, sense in TARGETS:
+        hit = df[(df["operation"] == op) & (df["size"].str.split(",").str[0] == size) & (df["dtype"] == dtype)]
+        if hit.empty:
+            lines.append(f"  {op} {size} {dtype}: not measured")
+            continue
+        x = float(hit[col].iloc[0])
+        met = x <= bound if sense == "<=" else x >= bound
+        lines.append(f"  {op} {size} {dtype}: {col} = {x:.2f} (target {sense} {bound:g}) {'met' if met else 'NOT met'}")
+    return lines
+
+
+def main() -> None:
+    df = table()
+    df.to_csv(OUT / "bench_table.csv", index=False)
+    fmt = {c: (lambda x: "" if pd.isna(x) else f"{x:,.1f}") for c in ("ours_us", "products_us", "sklearn_us")}
+    fmt.update({c: (lambda x: "" if pd.isna(x) else f"{x:.2f}") for c in ("ours/products", "sklearn/ours")})
+    print("one thread; times in us per call; products = the operation's own matrix products in the same run")
+    print(df.to_string(index=False, formatters=fmt))
+    print("issue 21 targets:")
+    print("\n".join(target_lines(df)))
+    print(f"wrote {OUT / 'bench_table.csv'}")
+
+
+if __name__ == "__main__":
+    main()
