@@ -196,6 +196,11 @@ def replace_block(profile_text: str, block: str) -> str:
     return profile_text.rstrip("\n") + "\n" + block
 
 
+def paper_of_rule(rules: pd.Series) -> pd.Series:
+    """The paper (or the calibration section) a rule belongs to, from its name; ``data/report`` for the rest."""
+    return rules.str.extract(r"^([a-z]+\d{4}|calibration)")[0].fillna("data/report")
+
+
 def main(argv: list[str]) -> int:
     """``python -m bmrep.costs LOGS_DIR``: write config/costs.csv and the SLURM profile's resources; print totals."""
     if len(argv) != 1:
@@ -210,7 +215,7 @@ def main(argv: list[str]) -> int:
     table.to_csv("config/costs.csv", index=False)
     slurm = Path("profiles/slurm/config.yaml")
     slurm.write_text(replace_block(slurm.read_text(), slurm_block(table)))
-    paper_of = table["rule"].str.extract(r"^([a-z]+\d{4})")[0].fillna("data/report")
+    paper_of = paper_of_rule(table["rule"])
     totals = table.groupby(paper_of)["paper_core_hours"].sum()
     print(table.to_string(index=False))
     print("\npaper profile, core-hours per paper:")

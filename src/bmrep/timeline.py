@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .costs import measure_jobs
+from .costs import measure_jobs, paper_of_rule
 
 EDGE = re.compile(r"^\s*(\d+)\s*->\s*(\d+)")
 NODE = re.compile(r'^\s*(\d+)\[label = "([^"]+)"')
@@ -67,7 +67,7 @@ def critical_path(needs: dict[str, set[str]], seconds: dict[str, float]) -> tupl
 def report(jobs: pd.DataFrame, needs: dict[str, set[str]], n: int = 10) -> str:
     """The text ``make timeline`` prints for the jobs of one run."""
     top = jobs.sort_values("wall_s", ascending=False).head(n)
-    paper = jobs["rule"].str.extract(r"^([a-z]+\d{4}|calibration)")[0].fillna("data/report")
+    paper = paper_of_rule(jobs["rule"])
     per_paper = jobs.groupby(paper)["cpu_s"].sum().div(60).round(1)
     length, chain = critical_path(needs, jobs.groupby("rule")["wall_s"].max().to_dict())
     total = jobs["cpu_s"].sum()
