@@ -108,6 +108,14 @@ def test_fetch_missing_file_message(tmp_path):
         fetch(raw, tmp_path / "o", str(tmp_path / "empty"), allow_download=False)
 
 
+def test_fetch_failure_names_the_mirror_it_looked_in(tmp_path):
+    """Without the file in the mirror and no reachable URL, the error says where the file was expected."""
+    raw = RawFile("set/file.bin", "0" * 64, urls=((tmp_path / "no_such_download").as_uri(),))
+    with pytest.raises(DataError, match=r"every source failed: mirror .*empty.*looked for .*set/file.bin\.gz"):
+        fetch(raw, tmp_path / "o", str(tmp_path / "empty"))
+    assert not (tmp_path / "o").exists()
+
+
 def test_fetch_corrupt_gzip(tmp_path):
     raw = _raw(tmp_path, b"x")
     mirror = tmp_path / "m"

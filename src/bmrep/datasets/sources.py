@@ -114,7 +114,13 @@ def fetch(raw: RawFile, dest: str | os.PathLike, mirror: str | None, allow_downl
             + (f", or allow downloads from {raw.urls[0]}" if raw.urls else "")
         )
         raise DataError(f"{raw.name}: not found ({where}); {hint}")
-    errors = []
+    # a mirror that was looked in and did not hold the file is named first: on a machine without
+    # internet the download errors alone (DNS failures) do not say where the file was expected
+    errors = (
+        [f"mirror {mirror!r}: not found (looked for {', '.join(tried)})"]
+        if tried and not any(kind == "mirror" for kind, _ in candidates)
+        else []
+    )
     for kind, src in candidates:
         try:
             with atomic_path(dest) as tmp:
