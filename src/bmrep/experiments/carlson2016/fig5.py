@@ -176,7 +176,8 @@ def fig5_track_training(
         for name, a in params.items():
             a[...] = saved["params"][name]
         opt.set_state(saved["optimizer"])
-        state.v[...], state.h[...] = saved["v"], saved["h"]
+        state.set_visible(saved["v"])  # through the chains' setter, so no cached hidden field outlives it
+        state.h[...] = saved["h"]
         streams.set_state(saved["streams"])
         trng.bit_generator.state, rng.bit_generator.state = saved["trng"], saved["rng"]
         lz, k = np.asarray(saved["log_zhat"]).copy(), np.asarray(saved["k"]).copy()
