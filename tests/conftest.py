@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bmrep.runtime import keep_freed_memory
 from testsystems import TEMPERED_SYSTEMS
+
+# as in every workflow job: freed numpy temporaries stay in the process (fewer page faults)
+keep_freed_memory()
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))

@@ -7,7 +7,8 @@ A workflow script starts with::
 
 ``setup_job`` sends Python logging (and uncaught exceptions) to the rule's
 ``log:`` file as well as stderr, limits BLAS/OpenMP threads to the rule's
-``threads:``, and returns the job's logger and its ``params.cfg`` (if any).
+``threads:``, keeps freed memory in the process (:func:`keep_freed_memory`),
+and returns the job's logger and its ``params.cfg`` (if any).
 When the job ends it logs what it used (:data:`RESOURCES_LINE`: CPU seconds,
 wall seconds, peak resident memory), which ``bmrep.costs`` reads back into
 the per-rule cost table.
@@ -16,6 +17,8 @@ the per-rule cost table.
 from __future__ import annotations
 
 import atexit
+import ctypes
+import ctypes.util
 import logging
 import os
 import resource
@@ -35,6 +38,36 @@ def limit_threads(n: int) -> None:
         threadpool_limits(n)
     except ImportError:  # pragma: no cover - threadpoolctl ships with scikit-learn
         pass
+
+
+# glibc mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's largest (DEFAULT_MMAP_THRESHOLD_MAX on 64-bit)
+_TRIM_THRESHOLD = 1 << 30
+
+
+def keep_freed_memory() -> bool:
+    """Let glibc keep freed heap memory instead of returning it to the kernel at once.
+
+    Why: the jobs allocate and free numpy temporaries of 0.1-10 MB in their
+    loops. glibc serves them from the heap and, by default, trims the top of
+    the heap after a free, so the next allocation faults its pages in again
+    (and the kernel zeroes them). A bruegge2013 learning job spent 25 s of
+    its 67 s in the kernel that way (10 million minor page faults); with
+    these settings 0.4 s, with byte-identical results: only where memory
+    comes from changes, not what is computed. Arrays above 32 MB are still
+    mapped and unmapped one by one. Returns False where there is no glibc
+    ``mallopt`` (e.g. macOS), which changes nothing else.
+    """
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        mallopt = libc.mallopt
+    except (OSError, AttributeError, TypeError):
+        return False
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    # Both are set: setting one disables glibc's dynamic mmap threshold, which
+    # would otherwise stay at 128 kB and map every such temporary afresh.
+    return bool(mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD))
 
 
 RESOURCES_LINE = "job resources: cpu {cpu:.2f} s, wall {wall:.2f} s, max rss {rss:.1f} MB"
@@ -63,6 +96,7 @@ def setup_job(snakemake):
     """Configure logging and threads for a Snakemake script job; see module docstring."""
     threads = getattr(snakemake, "threads", 1) or 1
     limit_threads(threads)
+    keep_freed_memory()
     log = logging.getLogger(f"bmrep.{snakemake.rule}")
     log.setLevel(logging.INFO)
     fmt = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
