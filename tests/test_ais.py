@@ -44,25 +44,32 @@ def test_schedules():
         linear_betas(1)
 
 
+def _boltzmann(g: np.ndarray, beta: float) -> np.ndarray:
+    """p_beta(x) = exp(beta g(x)) / Z_beta on the states x = 0, ..., g.size - 1."""
+    p = np.exp(beta * g - np.logaddexp.reduce(beta * g))
+    return p / p.sum()
+
+
+def _perfect_transition_ais(g: np.ndarray, betas: np.ndarray, n_runs: int, rng: np.random.Generator):
+    """AIS (the generic driver) on f_beta(x) = exp(beta g(x)) over g.size states, each transition an exact
+    draw from p_beta; the runs start uniform (beta = 0, log Z_0 = log g.size) and use ``rng`` throughout."""
+    n_states = g.size
+    return ais_log_weights(
+        betas,
+        n_runs=n_runs,
+        rng=rng,
+        init_sample=lambda n, r: r.integers(0, n_states, n),
+        log_f=lambda x, beta: beta * g[x],
+        transition=lambda x, beta: rng.choice(n_states, size=x.size, p=_boltzmann(g, beta)),
+        log_z_base=np.log(float(n_states)),
+    )
+
+
 def test_generic_driver_on_a_discrete_family():
     """Model-agnostic interface: f_beta(x) = exp(beta g(x)) on 50 states, exact transitions."""
     g = np.random.default_rng(1).normal(0, 2, 50)
     exact_lz = np.logaddexp.reduce(g)
-
-    def probs(beta):
-        p = np.exp(beta * g - np.logaddexp.reduce(beta * g))
-        return p / p.sum()
-
-    rng = np.random.default_rng(2)
-    run = ais_log_weights(
-        linear_betas(6),
-        n_runs=4000,
-        rng=rng,
-        init_sample=lambda n, r: r.integers(0, 50, n),
-        log_f=lambda x, beta: beta * g[x],
-        transition=lambda x, beta: rng.choice(50, size=x.size, p=probs(beta)),
-        log_z_base=np.log(50.0),
-    )
+    run = _perfect_transition_ais(g, linear_betas(6), 4000, np.random.default_rng(2))
     assert run.log_weights.shape == (4000,)
     z = (run.estimate - exact_lz) / run.stderr
     assert abs(z) < Z_MAX, z
@@ -290,27 +297,14 @@ def _two_level_family():
     r = np.random.default_rng(3)
     g = np.concatenate([r.normal(0, 0.5, 195), r.normal(20, 0.5, 5)])
 
-    def p(beta):
-        q = np.exp(beta * g - np.logaddexp.reduce(beta * g))
-        return q / q.sum()
-
     def exact_var(betas):
+        p = [_boltzmann(g, beta) for beta in betas[:-1]]  # p_beta at every beta but the last
         return sum(
-            (betas[k] - betas[k - 1]) ** 2 * (p(betas[k - 1]) @ g**2 - (p(betas[k - 1]) @ g) ** 2)
-            for k in range(1, betas.size)
+            (betas[k] - betas[k - 1]) ** 2 * (p[k - 1] @ g**2 - (p[k - 1] @ g) ** 2) for k in range(1, betas.size)
         )
 
     def run(betas, seed):
-        rng = np.random.default_rng(seed)
-        return ais_log_weights(
-            betas,
-            n_runs=2000,
-            rng=rng,
-            init_sample=lambda n, r: r.integers(0, 200, n),
-            log_f=lambda x, beta: beta * g[x],
-            transition=lambda x, beta: rng.choice(200, size=x.size, p=p(beta)),
-            log_z_base=np.log(200.0),
-        )
+        return _perfect_transition_ais(g, betas, 2000, np.random.default_rng(seed))
 
     return np.logaddexp.reduce(g), exact_var, run
 

@@ -60,45 +60,32 @@ def test_fig2_repeat_and_reference_on_a_small_mixture():
     assert not ref["rule_value"].equals(fig2_reference(FIG2_SMALL, SEED, 1).set_index("method")["rule_value"])
 
 
+FIG3_SMALL = dict(n_chains=20, sweeps=[150, 300], dtype="float64", K=20, init="ais", init_iterations=3, init_sweeps=20,
+                  truth_sweeps=1000)  # fmt: skip
+FIG4_SMALL = dict(n_chains=10, dtype="float64", init="ais", burn_in=10, init_iterations=2, init_sweeps=10, n_sweeps=100,
+                  mbar_max_K=10, mbar_samples=300)  # fmt: skip
+
+
 def test_fig3_and_fig4_pieces_run_and_agree_with_exact():
     r = np.random.default_rng(1)
     rbm = RBM(r.normal(0, 0.3, (40, 8)), r.normal(0, 1, 40), r.normal(0, 1, 8))
     X = (r.random((300, 40)) < 0.3).astype(float)
     bb = base_bias_for("data", X)
     lz = exact.log_partition(rbm)
-    s = dict(
-        n_chains=20,
-        sweeps=[150, 300],
-        dtype="float64",
-        K=20,
-        init="ais",
-        init_iterations=3,
-        init_sweeps=20,
-        truth_sweeps=1000,
-    )
-    rows = pd.concat([fig3_repeat(rbm, bb, X, s, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
+    rows = pd.concat([fig3_repeat(rbm, bb, X, FIG3_SMALL, m, 0, SEED, "toy") for m in ("RTS", "AIS", "RAISE")])
     assert list(rows["sweeps"].unique()) == [150, 300]
     z = (rows["estimate"] - lz) / rows["stderr"]
     assert np.all(np.abs(z) < 4.0), rows
-    truth = pd.concat([fig3_truth_run(rbm, bb, X, s, m, i, SEED, "toy") for m in ("AIS", "RAISE") for i in (0, 1)])
+    truth = pd.concat(
+        [fig3_truth_run(rbm, bb, X, FIG3_SMALL, m, i, SEED, "toy") for m in ("AIS", "RAISE") for i in (0, 1)]
+    )
     assert list(truth["run"]) == [0, 1, 0, 1] and set(truth["sweeps"]) == {1000}
     assert np.all(np.abs(truth["estimate"] - lz) < 0.1), truth
     assert truth["estimate"].iloc[0] != truth["estimate"].iloc[1]  # independent runs
-    s4 = dict(
-        n_chains=10,
-        dtype="float64",
-        init="ais",
-        burn_in=10,
-        init_iterations=2,
-        init_sweeps=10,
-        n_sweeps=100,
-        mbar_max_K=10,
-        mbar_samples=300,
-    )
-    d4 = fig4_run(rbm, bb, 10, s4, 0, SEED, "toy")
+    d4 = fig4_run(rbm, bb, 10, FIG4_SMALL, 0, SEED, "toy")
     assert set(d4["method"]) == {"RTS", "TS", "TI", "TI-RB", "MBAR"} and set(d4["run"]) == {0}
     assert np.all(np.abs(d4["estimate"] - lz) < 0.5), d4
-    assert "MBAR" not in set(fig4_run(rbm, bb, 12, s4, 1, SEED, "toy")["method"])  # K above mbar_max_K
+    assert "MBAR" not in set(fig4_run(rbm, bb, 12, FIG4_SMALL, 1, SEED, "toy")["method"])  # K above mbar_max_K
 
 
 def test_repeats_run_the_larger_budgets_only_up_to_their_count():

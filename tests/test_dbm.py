@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
 from scipy.special import logsumexp
 
 from bmrep.estimators.ais import ais_log_partition
@@ -24,10 +23,10 @@ from bmrep.models.dbm import (
 from bmrep.models.exact import all_states
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
-from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep
+from bmrep.sampling.dbm_gibbs import gibbs_sweep
 from bmrep.sampling.ladders import linear_betas, piecewise_betas
 from bmrep.seeds import rng as keyed_rng
-from testsystems import random_dbm
+from testsystems import chi2_pvalue, dbm_state_index, exact_dbm_draws, random_dbm
 
 SEED = 20261121
 
@@ -96,37 +95,15 @@ def test_mean_field_fixed_point_and_bound_below_exact_log_likelihood():
     np.testing.assert_allclose(variational_bound(d0, V, lz0, n_iter=3), exact_dbm.log_prob_v(d0, V, lz0), atol=1e-10)
 
 
-def _exact_samples(d, n, key):
-    D, F1, F2 = d.shape
-    X, lp = exact_dbm.joint_log_probabilities(d)
-    idx = keyed_rng(SEED, "exact-samples", key).choice(X.shape[0], size=n, p=np.exp(lp))
-    return DBMChains(X[idx, :D].copy(), X[idx, D : D + F1].copy(), X[idx, D + F1 :].copy()), lp
-
-
-def _chi2_pvalue(counts, expected):
-    keep = expected >= 5
-    obs = np.append(counts[keep], counts[~keep].sum())
-    exp = np.append(expected[keep], expected[~keep].sum())
-    if exp[-1] == 0:
-        obs, exp = obs[:-1], exp[:-1]
-    chi2 = ((obs - exp) ** 2 / exp).sum()
-    return stats.chi2.sf(chi2, len(obs) - 1)
-
-
-def _state_index(ch):
-    bits = np.hstack([ch.v, ch.h1, ch.h2]).astype(np.int64)
-    return bits @ (1 << np.arange(bits.shape[1])[::-1])
-
-
 @pytest.mark.parametrize("reverse", [False, True])
 def test_gibbs_sweep_leaves_dbm_invariant_and_reports_energy(reverse):
     d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_dbm", "inv"))
     n = 60000
-    ch, lp = _exact_samples(d, n, f"sweep{reverse}")
+    ch, lp = exact_dbm_draws(d, n, keyed_rng(SEED, "exact-samples", f"sweep{reverse}"))
     e = gibbs_sweep(d, ch, ChainStreams.from_seed(SEED, "sweep", int(reverse), n_chains=n), reverse=reverse)
     np.testing.assert_allclose(e, d.energy(ch.v, ch.h1, ch.h2), atol=1e-10)
-    counts = np.bincount(_state_index(ch), minlength=lp.size)
-    assert _chi2_pvalue(counts, n * np.exp(lp)) > 1e-3
+    counts = np.bincount(dbm_state_index(ch), minlength=lp.size)
+    assert chi2_pvalue(counts, n * np.exp(lp)) > 1e-3
 
 
 def test_ais_matches_exact_log_z_within_0p1_nats():

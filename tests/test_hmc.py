@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from bmrep.estimators.rts import TemperingStats, initial_iterations, run_simulated_tempering, uniform_log_prior
+from bmrep.estimators.rts import uniform_log_prior
+from bmrep.estimators.rts_run import RTSRun
 from bmrep.models.gaussian_mixture import GaussianMixture
 from bmrep.sampling.hmc import TemperedHMC
 from testsystems import GaussianFamily
@@ -99,35 +100,13 @@ def test_rts_with_tempered_hmc_on_the_mixture():
         hmc.step(s, cb, rng)
         return gm.delta(s)
 
-    lz = np.zeros(K)
-    run_simulated_tempering(
-        x, rng.integers(0, K, n_chains), step=step, betas=betas, log_prior=lp, log_zhat=lz, n_sweeps=200, rng=rng
-    )
+    run = RTSRun(x, step, betas, lp, n_chains, rng, np.zeros(K))
+    run.sweeps(200, restart=True)  # the step sizes adapt here, then stay fixed
     hmc.freeze()
-
-    def it(log_zhat):
-        s, _, _ = run_simulated_tempering(
-            x,
-            rng.integers(0, K, n_chains),
-            step=step,
-            betas=betas,
-            log_prior=lp,
-            log_zhat=log_zhat,
-            n_sweeps=50,
-            rng=rng,
-        )
-        return s.q_sum.sum(0), s.counts.sum(0)
-
-    lz = initial_iterations(it, lp, lz, 6, stop=False).final_log_zhat
-    stats = TemperingStats(K, n_chains)
-    k = rng.integers(0, K, n_chains)
-    se = []
-    for n in (150, 600):
-        stats, k, _ = run_simulated_tempering(
-            x, k, step=step, betas=betas, log_prior=lp, log_zhat=lz, n_sweeps=n, rng=rng, stats=stats
-        )
-        se.append(stats.stderr()[-1])
-    est = stats.rts(lp, lz)[-1]
+    run.initial_iterations(50, 6, stop=False)
+    checkpoints, _, _ = run.run([150, 750], restart=True)
+    se = [rts.stderr for _, rts, _ in checkpoints]
+    est = checkpoints[-1][1].estimate
     assert abs(est - gm.log_z) / se[-1] < Z_MAX, (est, gm.log_z, se)
     assert se[1] < se[0]  # the stated error shrinks with the budget
 

@@ -116,21 +116,16 @@ def test_written_files_follow_the_umask(tmp_path):
         assert oct(os.stat(tmp_path / name).st_mode & 0o777) == "0o644", name
 
 
-def test_failed_archive_write_leaves_no_orphan_sidecar(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "failing", ["numpy.savez_compressed", "bmrep.io.write_json"], ids=["archive-fails", "sidecar-fails"]
+)
+def test_failed_model_write_leaves_no_file(tmp_path, monkeypatch, failing):
+    """A failed archive write leaves no orphan sidecar; a failed sidecar write removes the archive."""
+
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(np, "savez_compressed", full_disk)
-    with pytest.raises(OSError, match="No space"):
-        io.save_model(tmp_path / "m.npz", {"W": np.eye(2)}, {"seed": 1})
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_failed_sidecar_write_removes_the_archive(tmp_path, monkeypatch):
-    def full_disk(*args, **kwargs):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(io, "write_json", full_disk)
+    monkeypatch.setattr(failing, full_disk)
     with pytest.raises(OSError, match="No space"):
         io.save_model(tmp_path / "m.npz", {"W": np.eye(2)}, {"seed": 1})
     assert list(tmp_path.iterdir()) == []

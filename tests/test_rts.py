@@ -1,4 +1,4 @@
-"""RTS / TS (bmrep.estimators.rts) and simulated tempering (bmrep.sampling.simulated_tempering).
+"""RTS / TS (bmrep.estimators.rts, rts_run) and simulated tempering (bmrep.sampling.simulated_tempering).
 
 Ground truth: exact log Z_k of small RBMs by enumeration of all joint states.
 """
@@ -15,11 +15,11 @@ from bmrep.estimators.rts import (
     partial_update,
     rts_log_z,
     rts_stderr,
-    run_simulated_tempering,
     stopping_rule_met,
     ts_log_z,
     uniform_log_prior,
 )
+from bmrep.estimators.rts_run import RTSRun
 from bmrep.models.exact import rbm as exact
 from bmrep.sampling.simulated_tempering import (
     log_temperature_conditional,
@@ -142,7 +142,8 @@ def test_sample_temperatures_frequencies():
 
 @pytest.mark.parametrize("scale", [1.0, 4.0])
 def test_simulated_tempering_rts_on_an_rbm(scale):
-    """End to end: ST with the compiled Gibbs kernel; RTS within its stated error, error shrinking with sweeps."""
+    """End to end: ST with the compiled Gibbs kernel (RTSRun: initial iterations, then the main run); RTS within
+    its stated error, error shrinking with sweeps."""
     rbm = random_rbm(10, 6, scale, 8)
     a = np.random.default_rng(9).normal(0, 0.5, 10)
     K = 30
@@ -151,41 +152,11 @@ def test_simulated_tempering_rts_on_an_rbm(scale):
     exact_lz = exact.log_partition(rbm, 1.0, a)
     n_chains = 50
     state = TemperedRBMChains.from_base(rbm, n_chains, ChainStreams.from_seed(10, int(scale), n_chains=n_chains), a)
-    rng = np.random.default_rng(11)
     lz0 = np.full(K, base_log_partition(a, rbm.n_hidden))
-
-    def it(lz):
-        s, _, _ = run_simulated_tempering(
-            state,
-            rng.integers(0, K, n_chains),
-            step=rbm_step,
-            betas=betas,
-            log_prior=lp,
-            log_zhat=lz,
-            n_sweeps=50,
-            rng=rng,
-        )
-        return s.q_sum.sum(0), s.counts.sum(0)
-
-    init = initial_iterations(it, lp, lz0, 15)
-    assert init.converged_at is not None
-    stats = TemperingStats(K, n_chains)
-    k = rng.integers(0, K, n_chains)
-    errs = []
-    for n in (100, 1500):
-        stats, k, _ = run_simulated_tempering(
-            state,
-            k,
-            step=rbm_step,
-            betas=betas,
-            log_prior=lp,
-            log_zhat=init.final_log_zhat,
-            n_sweeps=n,
-            rng=rng,
-            stats=stats,
-        )
-        est = stats.rts(lp, init.final_log_zhat)[-1]
-        errs.append((est - exact_lz, stats.stderr()[-1]))
+    run = RTSRun(state, rbm_step, betas, lp, n_chains, np.random.default_rng(11), lz0)
+    assert run.initial_iterations(50, 15).converged_at is not None
+    checkpoints, _, _ = run.run([100, 1600], restart=True)
+    errs = [(rts.estimate - exact_lz, rts.stderr) for _, rts, _ in checkpoints]
     (e0, s0), (e1, s1) = errs
     assert abs(e1) / s1 < Z_MAX, errs
     assert s1 < 0.5 * s0

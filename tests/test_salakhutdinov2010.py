@@ -25,6 +25,7 @@ from bmrep.experiments.salakhutdinov2010.toy import fig2_toy, two_node_mrf
 from bmrep.models.dbm import DBM
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.seeds import rng as keyed_rng
+from testsystems import random_dbm
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261121
@@ -100,19 +101,18 @@ def test_sampling_diagnostics_on_a_tiny_dbm():
         assert out[f"{name}_column_switches"].tolist() == count_switches(out[f"{name}_labels"][:, 1::2]).tolist()
 
 
+def _enumerable_dbm(key: str):
+    """A random 20-12-10 DBM (all parameters N(0, 0.5^2)) drawn from the stream ``<key>-dbm``, the data base
+    biases from 500 random binary vectors (stream ``<key>-data``), and its exact log Z by enumeration."""
+    d = random_dbm(20, 12, 10, 0.5, keyed_rng(SEED, f"{key}-dbm"), bias_scale=0.5)
+    data = (keyed_rng(SEED, f"{key}-data").random((500, 20)) < 0.3).astype(float)
+    return d, data_base_biases(d, data), exact_dbm.log_partition(d)
+
+
 def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():
     """The Table 1 AIS with the adaptive ladder (pilot + constant-speed betas) on a random enumerable DBM:
     within 0.1 nats of exact and consistent with its stated error; the ladder it used is returned."""
-    r = keyed_rng(SEED, "adaptive-dbm")
-    d = DBM(
-        r.normal(0, 0.5, (20, 12)),
-        r.normal(0, 0.5, (12, 10)),
-        r.normal(0, 0.5, 20),
-        r.normal(0, 0.5, 12),
-        r.normal(0, 0.5, 10),
-    )
-    bases = data_base_biases(d, (keyed_rng(SEED, "adaptive-data").random((500, 20)) < 0.3).astype(float))
-    exact = exact_dbm.log_partition(d)
+    d, bases, exact = _enumerable_dbm("adaptive")
     cfg = {"n_betas": 1000, "n_runs": 100, "schedule": "adaptive", "pilot_fraction": 0.1, "uniform_mix": 0.1}
     for state in ("v_h2", "h1"):
         run = estimate_log_z(d, cfg, bases, SEED, "adaptive-test", state=state)
@@ -128,16 +128,7 @@ def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():
 def test_replicated_log_z_on_an_enumerable_dbm():
     """The final log Z from independent AIS replicates (spec, section 3): pooled estimate against the exact value,
     z-score with the replicates' spread as the error; replicates are independent (distinct estimates)."""
-    r = keyed_rng(SEED, "replicated-dbm")
-    d = DBM(
-        r.normal(0, 0.5, (20, 12)),
-        r.normal(0, 0.5, (12, 10)),
-        r.normal(0, 0.5, 20),
-        r.normal(0, 0.5, 12),
-        r.normal(0, 0.5, 10),
-    )
-    bases = data_base_biases(d, (keyed_rng(SEED, "replicated-data").random((500, 20)) < 0.3).astype(float))
-    exact = exact_dbm.log_partition(d)
+    d, bases, exact = _enumerable_dbm("replicated")
     cfg = {"n_betas": 300, "n_runs": 20, "schedule": "adaptive"}
     z = replicated_log_z(d, cfg, bases, 6, SEED, "replicated-test")
     reps = np.array(z["log_z_replicates"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
 from scipy.special import logsumexp
 
 from bmrep.models.exact import all_states
@@ -19,23 +18,9 @@ from bmrep.sampling.wang_landau import (
     wang_landau_partitions,
 )
 from bmrep.seeds import rng as keyed_rng
-from testsystems import random_dbm
+from testsystems import chi2_pvalue, dbm_chains, dbm_state_index, exact_dbm_draws, random_dbm
 
 SEED = 20261121
-
-
-def chi2_pvalue(counts, expected):
-    keep = expected >= 5
-    obs = np.append(counts[keep], counts[~keep].sum())
-    exp = np.append(expected[keep], expected[~keep].sum())
-    if exp[-1] == 0:
-        obs, exp = obs[:-1], exp[:-1]
-    return stats.chi2.sf(((obs - exp) ** 2 / exp).sum(), len(obs) - 1)
-
-
-def state_index(ch):
-    bits = np.hstack([ch.v, ch.h1, ch.h2]).astype(np.int64)
-    return bits @ (1 << np.arange(bits.shape[1])[::-1])
 
 
 def test_wang_landau_weights_converge_to_partition_probabilities():
@@ -63,8 +48,7 @@ def _exact_tempered_joint(d, betas, log_g, n, key):
     r = keyed_rng(SEED, "exact-joint", key)
     flat = r.choice(logp.size, size=n, p=np.exp(logp).ravel())
     k, s = np.divmod(flat, X.shape[0])
-    ch = DBMChains(X[s, :D].copy(), X[s, D : D + F1].copy(), X[s, D + F1 :].copy())
-    return ch, k, logp
+    return dbm_chains(d, X[s]), k, logp
 
 
 def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invariant():
@@ -82,11 +66,11 @@ def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invaria
     e = gibbs_sweep(d, ch, streams, betas=st.chain_betas())
     st.temperature_step(e)
     S = logp.shape[1]
-    counts = np.bincount(st.k * S + state_index(ch), minlength=logp.size)
+    counts = np.bincount(st.k * S + dbm_state_index(ch), minlength=logp.size)
     assert chi2_pvalue(counts, n * np.exp(logp).ravel()) > 1e-3
     at1 = st.k == 0
     p1 = np.exp(logp[0] - logsumexp(logp[0]))
-    assert chi2_pvalue(np.bincount(state_index(ch)[at1], minlength=S), at1.sum() * p1) > 1e-3
+    assert chi2_pvalue(np.bincount(dbm_state_index(ch)[at1], minlength=S), at1.sum() * p1) > 1e-3
     assert 0.05 < st.n_accepted.mean() < 0.95  # the k-move is exercised
 
 
@@ -107,11 +91,8 @@ def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
 
 def test_tempered_transition_leaves_the_dbm_invariant():
     d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "tt"))
-    D, F1, F2 = d.shape
-    X, lp = exact_dbm.joint_log_probabilities(d)
     n = 60_000
-    idx = keyed_rng(SEED, "tt-exact").choice(X.shape[0], size=n, p=np.exp(lp))
-    ch = DBMChains(X[idx, :D].copy(), X[idx, D : D + F1].copy(), X[idx, D + F1 :].copy())
+    ch, lp = exact_dbm_draws(d, n, keyed_rng(SEED, "tt-exact"))
     streams = ChainStreams.from_seed(SEED, "tt", n_chains=n)
 
     def sweep(c, beta, reverse):
@@ -121,7 +102,7 @@ def test_tempered_transition_leaves_the_dbm_invariant():
     acc, e = tempered_transition(ch, linear_betas(4, 0.3)[::-1], sweep, d.energy(ch.v, ch.h1, ch.h2), log_u)
     np.testing.assert_allclose(e, d.energy(ch.v, ch.h1, ch.h2), atol=1e-10)
     assert 0.05 < acc.mean() < 0.99
-    assert chi2_pvalue(np.bincount(state_index(ch), minlength=lp.size), n * np.exp(lp)) > 1e-3
+    assert chi2_pvalue(np.bincount(dbm_state_index(ch), minlength=lp.size), n * np.exp(lp)) > 1e-3
 
 
 def test_bad_settings_are_rejected():

@@ -7,11 +7,14 @@
   ``GaussianFamily`` (closed form) and ``TemperedRBM`` (enumeration through
   ``bmrep.models.exact.rbm``). ``TEMPERED_SYSTEMS`` names the ones an estimator of
   log Z on tempered samples is checked on (the ``tempered_system`` fixture).
+- ``goodness``: exact draws from a two-layer DBM as chains and a chi-square test of the
+  joint-state counts, for the checks that a transition leaves the DBM invariant.
 
 Exact answers come from the enumerators in ``bmrep.models.exact`` (none is written here).
 """
 
 from testsystems.gaussian import GaussianFamily
+from testsystems.goodness import chi2_pvalue, dbm_chains, dbm_state_index, exact_dbm_draws
 from testsystems.models import random_dbm, random_multivalued, random_rbm, random_sbn
 from testsystems.tempered import TEMPERED_SYSTEMS, TemperedRBM, exact_tempered_joint, joint_deltas
 
@@ -19,6 +22,10 @@ __all__ = [
     "GaussianFamily",
     "TEMPERED_SYSTEMS",
     "TemperedRBM",
+    "chi2_pvalue",
+    "dbm_chains",
+    "dbm_state_index",
+    "exact_dbm_draws",
     "exact_tempered_joint",
     "joint_deltas",
     "random_dbm",
