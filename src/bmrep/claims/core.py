@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from . import verdict as V
 
@@ -120,33 +120,37 @@ class Digits(Between):
 
 
 @dataclass(frozen=True)
-class Above:
-    """``theta > t`` (decided as ``d - t >= k s``; inclusive at the boundary)."""
+class _OneSided:
+    """``theta > t`` (``above``) or ``theta < t``: decided as ``d - t >= k s`` or its mirror, inclusive at the boundary.
+
+    A proportion is decided by its Wilson interval against ``[t, 1]`` or ``[0, t]``.
+    """
 
     t: float
+    above: ClassVar[bool]
 
     def fields(self) -> dict:
-        return {"t": _num(self.t), "threshold": f"> {_num(self.t)}"}
+        return {"t": _num(self.t), "threshold": f"{'>' if self.above else '<'} {_num(self.t)}"}
 
     def decide(self, est: Estimate, exact: bool):
         if est.successes is not None and not exact:
-            return V.decide_proportion(est.successes, est.n, self.t, 1.0)
-        return V.decide_one_sided(est.value, est.std_error, est.n, self.t, above=True, exact=exact)
+            lo, hi = (self.t, 1.0) if self.above else (0.0, self.t)
+            return V.decide_proportion(est.successes, est.n, lo, hi)
+        return V.decide_one_sided(est.value, est.std_error, est.n, self.t, above=self.above, exact=exact)
 
 
 @dataclass(frozen=True)
-class Below:
+class Above(_OneSided):
+    """``theta > t``."""
+
+    above: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Below(_OneSided):
     """``theta < t`` (mirror of :class:`Above`)."""
 
-    t: float
-
-    def fields(self) -> dict:
-        return {"t": _num(self.t), "threshold": f"< {_num(self.t)}"}
-
-    def decide(self, est: Estimate, exact: bool):
-        if est.successes is not None and not exact:
-            return V.decide_proportion(est.successes, est.n, 0.0, self.t)
-        return V.decide_one_sided(est.value, est.std_error, est.n, self.t, above=False, exact=exact)
+    above: ClassVar[bool] = False
 
 
 class Results(Mapping):

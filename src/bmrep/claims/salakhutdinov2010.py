@@ -267,108 +267,57 @@ def st_minus_gibbs_switches(r) -> Estimate:
     )
 
 
+def _fraction(name: str, of_what: str, threshold, paper_value: str, metric) -> Claim:
+    """A one-sided claim on the fraction of independent runs or particles ``of_what`` (a proportion)."""
+    return Claim(id=f"{PAPER}/{name}", kind="one-sided", text=f"fraction of {of_what} {{threshold}}",
+                 threshold=threshold, paper_value=paper_value, metric=metric)  # fmt: skip
+
+
 def claims(settings) -> list[Claim]:
     """The claims of the spec, section 3 (``settings``: none are read)."""
     fig2 = [
-        Claim(
-            id=f"{PAPER}/fig2/wang_landau_visits_all",
-            kind="one-sided",
-            text="fraction of runs in which Wang-Landau visits all 4 partitions within "
-            f"{FIG2_UPDATES} updates {{threshold}}",
-            threshold=Above(0.5),
-            paper_value="all 4 visited",
-            metric=wang_landau_visits_all,
-        ),
-        Claim(
-            id=f"{PAPER}/fig2/gibbs_stays",
-            kind="one-sided",
-            text="fraction of runs in which Gibbs leaves its start partition within "
-            f"{FIG2_UPDATES} updates {{threshold}}",
-            threshold=Below(0.1),
-            paper_value="stays in X4",
-            metric=gibbs_leaves,
-        ),
-        Claim(
-            id=f"{PAPER}/fig2/fpcd_stays_in_data_mode",
-            kind="one-sided",
-            text=f"fraction of runs in which FPCD is in the data's partition for all of the last "
-            f"{FPCD_LAST_UPDATES} updates {{threshold}}",
-            threshold=Above(0.5),
-            paper_value="stays in X1",
-            metric=fpcd_stays,
-        ),
-        Claim(
-            id=f"{PAPER}/fig2/wang_landau_balanced",
-            kind="all-of",
-            text="long Wang-Landau runs (decreasing gamma): each partition's occupation fraction in {threshold}",
-            threshold=Between(0.20, 0.30),
-            paper_value=0.25,
-            metric=wang_landau_balanced,
-        ),
-    ]
+        _fraction("fig2/wang_landau_visits_all",
+                  f"runs in which Wang-Landau visits all 4 partitions within {FIG2_UPDATES} updates",
+                  Above(0.5), "all 4 visited", wang_landau_visits_all),
+        _fraction("fig2/gibbs_stays",
+                  f"runs in which Gibbs leaves its start partition within {FIG2_UPDATES} updates",
+                  Below(0.1), "stays in X4", gibbs_leaves),
+        _fraction("fig2/fpcd_stays_in_data_mode",
+                  f"runs in which FPCD is in the data's partition for all of the last {FPCD_LAST_UPDATES} updates",
+                  Above(0.5), "stays in X1", fpcd_stays),
+        Claim(id=f"{PAPER}/fig2/wang_landau_balanced", kind="all-of",
+              text="long Wang-Landau runs (decreasing gamma): each partition's occupation fraction in {threshold}",
+              threshold=Between(0.20, 0.30), paper_value=0.25, metric=wang_landau_balanced),
+    ]  # fmt: skip
+    # Table 1: AIS against exact enumeration, then the algorithms' test bounds (nats).
     table1 = [
-        Claim(
-            id=f"{PAPER}/table1/ais_calibration",
-            kind="interval",
-            text="mean error of AIS log Z against the exact value on an enumerable DBM in {threshold} {unit}",
-            threshold=Between(-CALIBRATION_TOLERANCE, CALIBRATION_TOLERANCE),
-            unit="nats",
-            metric=ais_calibration,
-        ),
-    ]
-    for a, b in ORDERINGS:
-        table1.append(
-            Claim(
-                id=f"{PAPER}/table1/{SLUG[a]}_beats_{SLUG[b]}",
-                kind="ordering",
-                text=f"test bound {a} minus {b} {{threshold}} {{unit}} (paired over seeds)",
-                threshold=Above(0.0),
-                unit="nats",
-                paper_value=round(PAPER_TABLE1[a][0] - PAPER_TABLE1[b][0], 2),
-                metric=beats(a, b),
-            )
-        )
-    for alg, (mnist, _norb) in PAPER_TABLE1.items():
-        table1.append(
-            Claim(
-                id=f"{PAPER}/table1/table1_{SLUG[alg]}",
-                kind="interval",
-                text=f"{alg} test bound on MNIST within {{threshold}} {{unit}}",
-                threshold=Close(mnist, TABLE1_TOLERANCE),
-                unit="nats",
-                paper_value=mnist,
-                decided_in="paper",
-                metric=table1_bound(alg),
-            )
-        )
+        Claim(id=f"{PAPER}/table1/ais_calibration", kind="interval",
+              text="mean error of AIS log Z against the exact value on an enumerable DBM in {threshold} {unit}",
+              threshold=Between(-CALIBRATION_TOLERANCE, CALIBRATION_TOLERANCE), unit="nats", metric=ais_calibration),
+    ]  # fmt: skip
+    table1 += [
+        Claim(id=f"{PAPER}/table1/{SLUG[a]}_beats_{SLUG[b]}", kind="ordering",
+              text=f"test bound {a} minus {b} {{threshold}} {{unit}} (paired over seeds)", threshold=Above(0.0),
+              unit="nats", paper_value=round(PAPER_TABLE1[a][0] - PAPER_TABLE1[b][0], 2), metric=beats(a, b))
+        for a, b in ORDERINGS
+    ]  # fmt: skip
+    table1 += [
+        Claim(id=f"{PAPER}/table1/table1_{SLUG[alg]}", kind="interval",
+              text=f"{alg} test bound on MNIST within {{threshold}} {{unit}}", threshold=Close(mnist, TABLE1_TOLERANCE),
+              unit="nats", paper_value=mnist, decided_in="paper", metric=table1_bound(alg))
+        for alg, (mnist, _norb) in PAPER_TABLE1.items()
+    ]  # fmt: skip
     fig4 = [
-        Claim(
-            id=f"{PAPER}/fig4/cast_more_stable_than_sap",
-            kind="ordering",
-            text="sd of the training bound over the last quarter of the checkpoints, CAST minus SAP, "
-            "{threshold} {unit} (paired over seeds)",
-            threshold=Below(0.0),
-            unit="nats",
-            paper_value="SAP oscillates, CAST does not",
-            decided_in="paper",
-            metric=cast_minus_sap_sd,
-        ),
-        Claim(
-            id=f"{PAPER}/fig4/adaptive_st_visits_all_levels",
-            kind="one-sided",
-            text=f"fraction of adaptive-ST particles that visit all temperature levels within {VISIT_WINDOW} "
-            f"updates {{threshold}}",
-            threshold=Above(0.5),
-            paper_value="all 20 levels",
-            metric=adaptive_st_visits_all,
-        ),
-        Claim(
-            id=f"{PAPER}/fig4/adaptive_st_switches_class_more",
-            kind="ordering",
-            text="digit-class switches per chain, adaptive ST minus Gibbs, {threshold}",
-            threshold=Above(0.0),
-            paper_value="adaptive ST switches, Gibbs stays",
-            metric=st_minus_gibbs_switches,
-        ),
-    ]
+        Claim(id=f"{PAPER}/fig4/cast_more_stable_than_sap", kind="ordering",
+              text="sd of the training bound over the last quarter of the checkpoints, CAST minus SAP, "
+                   "{threshold} {unit} (paired over seeds)",
+              threshold=Below(0.0), unit="nats", paper_value="SAP oscillates, CAST does not", decided_in="paper",
+              metric=cast_minus_sap_sd),
+        _fraction("fig4/adaptive_st_visits_all_levels",
+                  f"adaptive-ST particles that visit all temperature levels within {VISIT_WINDOW} updates",
+                  Above(0.5), "all 20 levels", adaptive_st_visits_all),
+        Claim(id=f"{PAPER}/fig4/adaptive_st_switches_class_more", kind="ordering",
+              text="digit-class switches per chain, adaptive ST minus Gibbs, {threshold}", threshold=Above(0.0),
+              paper_value="adaptive ST switches, Gibbs stays", metric=st_minus_gibbs_switches),
+    ]  # fmt: skip
     return fig2 + table1 + fig4
