@@ -34,7 +34,8 @@ Optionally ``log_f_pair(state, beta_from, beta_to) -> (log_f_from, log_f_to)``
 evaluates both terms at once (a model can reuse one matrix product); the
 default calls ``log_f`` twice.
 
-The RBM's family is :mod:`bmrep.estimators.rbm_ais`. For a DBM with layers
+The RBM's family is :mod:`bmrep.estimators.rbm_ais`; both families give the
+four as a :class:`~bmrep.estimators.base.AnnealingModel`. For a DBM with layers
 (v, h1, h2), the usual choice (Salakhutdinov & Hinton 2009) is a state
 (v, h2) with h1 summed out analytically in ``log_f`` and a transition that
 Gibbs-samples h1 | (v, h2) then (v, h2) | h1 at ``beta`` (through the core's
@@ -302,14 +303,4 @@ def ais_log_partition(
         raise ValueError("state selects the annealed layers of a DBM; an RBM's AIS state is (v, h)")
     else:
         family = rbm_annealing_model(model, base_bias, **options)
-    init_sample, transition, log_f_pair, log_z0 = family
-    return ais_log_weights(
-        betas,
-        n_runs=n_runs,
-        rng=streams,
-        init_sample=init_sample,
-        transition=transition,
-        log_f_pair=log_f_pair,
-        log_z_base=log_z0,
-        record_partial=record_partial,
-    )
+    return ais_log_weights(betas, n_runs=n_runs, rng=streams, record_partial=record_partial, **family._asdict())

@@ -4,16 +4,19 @@ Carlson et al. (2016) eq. 2: ``f_k(x) = f(x)^beta_k p1(x)^(1 - beta_k)``. For
 RBMs p1 is a product of Bernoullis on the visible units (uniform on the
 hidden units), either uniform or matching the training data's marginals
 (Salakhutdinov & Murray 2008, used for Carlson et al. Fig. 3). A base is
-given by its logits ``base_bias`` (n_visible,).
+given by its logits ``base_bias`` (n_visible,). :class:`AnnealingModel` is
+such a family as the AIS and RAISE drivers take it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["EstimateResult", "uniform_base_bias", "data_marginal_base_bias", "base_log_partition"]
+__all__ = ["EstimateResult", "AnnealingModel", "uniform_base_bias", "data_marginal_base_bias", "base_log_partition"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,20 @@ class EstimateResult:
 
     def row(self) -> dict:
         return {"method": self.method, "estimate": self.estimate, "stderr": self.stderr, "budget": self.budget}
+
+
+class AnnealingModel(NamedTuple):
+    """A tempered family as the annealing drivers take it (see :mod:`bmrep.estimators.ais` for the contract).
+
+    The fields are the keywords of :func:`bmrep.estimators.ais.ais_log_weights`
+    of the same names, so ``ais_log_weights(betas, ..., **model._asdict())``
+    anneals it; RAISE takes all but ``init_sample``.
+    """
+
+    init_sample: Callable
+    transition: Callable
+    log_f_pair: Callable
+    log_z_base: float
 
 
 def uniform_base_bias(n_visible: int) -> np.ndarray:

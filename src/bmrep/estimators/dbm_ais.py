@@ -17,7 +17,7 @@ import numpy as np
 from ..models.dbm import DBM, base_logits, mean_field, tempered_log_f, tempered_log_f_h1
 from ..sampling.dbm_gibbs import DBMChains, gibbs_sweep
 from ..sampling.operators import Gibbs
-from .base import base_log_partition
+from .base import AnnealingModel, base_log_partition
 
 __all__ = [
     "TemperedDBMChains",
@@ -113,8 +113,8 @@ class TemperedDBMChainsH1(TemperedDBMChains):
 
 def dbm_annealing_model(
     dbm: DBM, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1, state: str = "v_h2"
-):
-    """The tempered DBM family as ``(init_sample, transition, log_f_pair, log_z_base)``.
+) -> AnnealingModel:
+    """The tempered DBM family as an :class:`~bmrep.estimators.base.AnnealingModel`.
 
     It is the model argument of :func:`bmrep.estimators.ais.ais_log_weights`
     (through :func:`bmrep.estimators.ais.ais_log_partition`).
@@ -156,7 +156,7 @@ def dbm_annealing_model(
     def log_f_pair(state, b0, b1):
         return state.log_f_pair(b0, b1)
 
-    return init_sample, transition, log_f_pair, base_log_partition(bases)
+    return AnnealingModel(init_sample, transition, log_f_pair, base_log_partition(bases))
 
 
 def data_base_bias(X, eps: float = 0.02) -> np.ndarray:

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..sampling.operators import Gibbs
 from ..sampling.tempered_rbm import TemperedRBMChains
-from .base import base_log_partition
+from .base import AnnealingModel, base_log_partition
 
 __all__ = ["rbm_log_z_base", "rbm_annealing_model"]
 
@@ -25,8 +25,8 @@ def rbm_log_z_base(base_bias: np.ndarray, n_hidden: int) -> float:
     return base_log_partition(base_bias, n_hidden)
 
 
-def rbm_annealing_model(rbm, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1):
-    """The RBM's tempered family as ``(init_sample, transition, log_f_pair, log_z_base)`` for the driver.
+def rbm_annealing_model(rbm, base_bias=None, *, operator=None, dtype=np.float64, n_threads: int = 1) -> AnnealingModel:
+    """The RBM's tempered family as an :class:`~bmrep.estimators.base.AnnealingModel` for the driver.
 
     ``init_sample(n, streams)`` draws v from the base Bernoullis (a layer
     update at beta = 0 samples exactly sigmoid(base_bias)) and h uniformly.
@@ -51,4 +51,4 @@ def rbm_annealing_model(rbm, base_bias=None, *, operator=None, dtype=np.float64,
     def log_f_pair(state, b0, b1):
         return state.log_f_pair(b0, b1)
 
-    return init_sample, transition, log_f_pair, rbm_log_z_base(base_bias, rbm.n_hidden)
+    return AnnealingModel(init_sample, transition, log_f_pair, rbm_log_z_base(base_bias, rbm.n_hidden))

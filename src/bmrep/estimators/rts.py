@@ -165,42 +165,23 @@ class TemperingStats:
 
 
 def run_simulated_tempering(
-    state,
-    k: np.ndarray,
-    *,
-    step: Callable,
-    betas: np.ndarray,
-    log_prior: np.ndarray,
-    log_zhat: np.ndarray,
-    n_sweeps: int,
-    rng: np.random.Generator,
-    stats: TemperingStats | None = None,
-    record: bool = False,
+    state, k: np.ndarray, *, stats: TemperingStats | None = None, **sweeps
 ) -> tuple[TemperingStats, np.ndarray, STRecord | None]:
     """Simulated tempering (Carlson et al. 2016, Algorithm 1) accumulating the RTS statistics of eq. 9.
 
-    Runs :func:`bmrep.sampling.simulated_tempering.run_tempering_sweeps` (same
-    parameters) with every sweep's ``(q(beta | x), k)`` added to ``stats``
-    (a new :class:`TemperingStats` if None).
+    Runs :func:`bmrep.sampling.simulated_tempering.run_tempering_sweeps` on
+    ``state`` and ``k`` with the keywords ``sweeps`` (``step``, ``betas``,
+    ``log_prior``, ``log_zhat``, ``n_sweeps``, ``rng``, ``record``: all its
+    keywords but ``observe``), every sweep's ``(q(beta | x), k)`` being added to
+    ``stats`` (a new :class:`TemperingStats` if None).
 
     Returns
     -------
     stats, k, record
     """
     if stats is None:
-        stats = TemperingStats(np.asarray(betas).size, np.asarray(k).size)
-    k, rec = run_tempering_sweeps(
-        state,
-        k,
-        step=step,
-        betas=betas,
-        log_prior=log_prior,
-        log_zhat=log_zhat,
-        n_sweeps=n_sweeps,
-        rng=rng,
-        observe=stats.add,
-        record=record,
-    )
+        stats = TemperingStats(np.asarray(sweeps["betas"]).size, np.asarray(k).size)
+    k, rec = run_tempering_sweeps(state, k, observe=stats.add, **sweeps)
     return stats, k, rec
 
 

@@ -303,61 +303,53 @@ class CoupledAdaptiveTempering:
         self.k_trace = [int(k) for k in state["k_trace"]]
 
 
-def make_sampler(
-    algorithm: str,
-    dbm: DBM,
-    streams,
-    rng: np.random.Generator,
-    *,
-    n_chains: int = 100,
-    fast_lr: float = 0.005,
-    fast_decay: float = 0.95,
-    tt_levels: int = 20,
-    tt_beta_min: float = 0.9,
-    tt_every: int = 1,
-    n_betas: int = 20,
-    beta_min: float = 0.9,
-    gamma: float = 10.0,
-    gamma_t0: float | None = None,
-    swap_every: int = 50,
-):
+# make_sampler's options of each algorithm (not given: the sampler's constructor default) ...
+_OPTIONS = {
+    "SAP": (),
+    "FPCD": ("fast_lr", "fast_decay"),
+    "Trans-SAP": ("tt_levels", "tt_beta_min", "tt_every"),
+    "CAST": ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every"),
+}
+# ... and the constructor's names of those that differ (Trans-SAP's are prefixed, as CAST also has a beta_min)
+_RENAMED = {"tt_levels": "n_levels", "tt_beta_min": "beta_min", "tt_every": "every"}
+
+
+def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *, n_chains: int = 100, **options):
     """Build the sampler of ``algorithm`` in :data:`ALGORITHMS`.
 
-    It has ``n_chains`` particles in all (CAST: half slow, half fast); the
-    keywords of the other algorithms are ignored.
+    It has ``n_chains`` particles in all (CAST: half slow, half fast).
+    ``options`` are the settings of any algorithm, those of the others being
+    ignored (so one call site serves all four): FPCD ``fast_lr``,
+    ``fast_decay``; Trans-SAP ``tt_levels``, ``tt_beta_min``, ``tt_every``
+    (:class:`TemperedTransitionChains`' ``n_levels``, ``beta_min``,
+    ``every``); CAST ``n_betas``, ``beta_min``, ``gamma``, ``gamma_t0``,
+    ``swap_every``. An option not given takes the sampler's default.
 
     Raises
     ------
     ValueError
         For an unknown algorithm, or CAST with an odd ``n_chains``.
+    TypeError
+        For an option no algorithm has.
     """
+    if algorithm not in _OPTIONS:
+        raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected SAP, FPCD, Trans-SAP or CAST")
+    unknown = set(options).difference(*_OPTIONS.values())
+    if unknown:
+        raise TypeError(f"make_sampler got unknown options {sorted(unknown)}")
+    kw = {_RENAMED.get(key, key): options[key] for key in _OPTIONS[algorithm] if key in options}
     if algorithm == "SAP":
         return GibbsChains(dbm, n_chains, streams, rng)
     if algorithm == "FPCD":
-        return FastWeightChains(dbm, n_chains, streams, rng, fast_lr=fast_lr, fast_decay=fast_decay)
+        return FastWeightChains(dbm, n_chains, streams, rng, **kw)
     if algorithm == "Trans-SAP":
-        return TemperedTransitionChains(
-            dbm, n_chains, streams, rng, n_levels=tt_levels, beta_min=tt_beta_min, every=tt_every
-        )
-    if algorithm == "CAST":
-        if n_chains % 2:
-            raise ValueError(f"CAST splits n_chains into slow and fast halves; got odd n_chains={n_chains}")
-        return CoupledAdaptiveTempering(
-            dbm,
-            n_chains // 2,
-            n_chains // 2,
-            streams,
-            rng,
-            n_betas=n_betas,
-            beta_min=beta_min,
-            gamma=gamma,
-            gamma_t0=gamma_t0,
-            swap_every=swap_every,
-        )
-    raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected SAP, FPCD, Trans-SAP or CAST")
+        return TemperedTransitionChains(dbm, n_chains, streams, rng, **kw)
+    if n_chains % 2:
+        raise ValueError(f"CAST splits n_chains into slow and fast halves; got odd n_chains={n_chains}")
+    return CoupledAdaptiveTempering(dbm, n_chains // 2, n_chains // 2, streams, rng, **kw)
 
 
-ALGORITHMS = ("SAP", "FPCD", "Trans-SAP", "CAST")
+ALGORITHMS = tuple(_OPTIONS)
 
 __all__ = [
     "ALGORITHMS",

@@ -90,57 +90,65 @@ class SGD(_Resumable):
         self.t += 1
 
 
-class Adam(_Resumable):
-    """Adam (Kingma & Ba 2015, Algorithm 1), for ascent."""
+class _KingmaBa(_Resumable):
+    """What Adam and AdaMax share (Kingma & Ba 2015, Algorithms 1 and 2), for ascent.
+
+    The learning-rate schedule, ``beta1``, ``beta2``, ``eps`` and the first
+    moment ``m <- beta1 m + (1 - beta1) g``. A subclass names its
+    second-moment buffer in ``_buffers[1]`` (the checkpoint key) and gives its
+    update (:meth:`_update_second`) and the parameter increment
+    (:meth:`_increment`, with the step count ``t`` already advanced).
+    """
+
+    def __init__(self, lr: float | Schedule, beta1: float, beta2: float, eps: float):
+        if not (0 <= beta1 < 1 and 0 <= beta2 < 1):
+            raise ValueError(f"{type(self).__name__} betas must be in [0, 1), got {beta1}, {beta2}")
+        self.lr = _as_schedule(lr)
+        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        self.t = 0
+        for b in self._buffers:
+            setattr(self, b, {})
+
+    def step(self, params: Mapping[str, np.ndarray], grads: Mapping[str, np.ndarray]) -> None:
+        lr = self.lr(self.t)
+        self.t += 1
+        second = getattr(self, self._buffers[1])
+        for k, g in grads.items():
+            m = self._m.setdefault(k, np.zeros_like(params[k]))
+            s = second.setdefault(k, np.zeros_like(params[k]))
+            m *= self.beta1
+            m += (1 - self.beta1) * g
+            self._update_second(s, g)
+            params[k] += self._increment(lr, m, s)
+
+
+class Adam(_KingmaBa):
+    """Adam (Kingma & Ba 2015, Algorithm 1): ``v`` the average of ``g^2``, both moments bias-corrected."""
 
     _buffers = ("_m", "_v")
 
     def __init__(self, lr: float | Schedule = 1e-3, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
-        if not (0 <= beta1 < 1 and 0 <= beta2 < 1):
-            raise ValueError(f"Adam betas must be in [0, 1), got {beta1}, {beta2}")
-        self.lr = _as_schedule(lr)
-        self.beta1, self.beta2, self.eps = beta1, beta2, eps
-        self.t = 0
-        self._m: dict[str, np.ndarray] = {}
-        self._v: dict[str, np.ndarray] = {}
+        super().__init__(lr, beta1, beta2, eps)
 
-    def step(self, params: Mapping[str, np.ndarray], grads: Mapping[str, np.ndarray]) -> None:
-        lr = self.lr(self.t)
-        self.t += 1
-        b1, b2 = self.beta1, self.beta2
-        c1, c2 = 1 - b1**self.t, 1 - b2**self.t
-        for k, g in grads.items():
-            m = self._m.setdefault(k, np.zeros_like(params[k]))
-            v = self._v.setdefault(k, np.zeros_like(params[k]))
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * (g * g)
-            params[k] += lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+    def _update_second(self, v: np.ndarray, g: np.ndarray) -> None:
+        v *= self.beta2
+        v += (1 - self.beta2) * (g * g)
+
+    def _increment(self, lr: float, m: np.ndarray, v: np.ndarray) -> np.ndarray:
+        c1, c2 = 1 - self.beta1**self.t, 1 - self.beta2**self.t
+        return lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
 
 
-class AdaMax(_Resumable):
-    """AdaMax (Kingma & Ba 2015, section 7.1, Algorithm 2), for ascent."""
+class AdaMax(_KingmaBa):
+    """AdaMax (Kingma & Ba 2015, section 7.1, Algorithm 2): ``u`` the decayed maximum of ``|g|`` (no bias in ``u``)."""
 
     _buffers = ("_m", "_u")
 
     def __init__(self, lr: float | Schedule = 2e-3, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
-        if not (0 <= beta1 < 1 and 0 <= beta2 < 1):
-            raise ValueError(f"AdaMax betas must be in [0, 1), got {beta1}, {beta2}")
-        self.lr = _as_schedule(lr)
-        self.beta1, self.beta2, self.eps = beta1, beta2, eps
-        self.t = 0
-        self._m: dict[str, np.ndarray] = {}
-        self._u: dict[str, np.ndarray] = {}
+        super().__init__(lr, beta1, beta2, eps)
 
-    def step(self, params: Mapping[str, np.ndarray], grads: Mapping[str, np.ndarray]) -> None:
-        lr = self.lr(self.t)
-        self.t += 1
-        b1, b2 = self.beta1, self.beta2
-        for k, g in grads.items():
-            m = self._m.setdefault(k, np.zeros_like(params[k]))
-            u = self._u.setdefault(k, np.zeros_like(params[k]))
-            m *= b1
-            m += (1 - b1) * g
-            np.maximum(b2 * u, np.abs(g), out=u)
-            params[k] += (lr / (1 - b1**self.t)) * m / (u + self.eps)
+    def _update_second(self, u: np.ndarray, g: np.ndarray) -> None:
+        np.maximum(self.beta2 * u, np.abs(g), out=u)
+
+    def _increment(self, lr: float, m: np.ndarray, u: np.ndarray) -> np.ndarray:
+        return (lr / (1 - self.beta1**self.t)) * m / (u + self.eps)

@@ -10,7 +10,9 @@ and the model term comes from a pluggable *negative phase*
 operator (Gibbs G, flip-the-state T or a blend), or the beta = 1 chains of
 parallel-tempering ladders (t-PT_k). The model term uses ``P(h=1|v)`` of the
 samples (Rao-Blackwellised) unless hidden samples are passed to
-:func:`rbm_gradient`.
+:func:`rbm_gradient`. The doubled-input RBMs of the DBM pretraining
+(:mod:`bmrep.learning.dbm_pretraining`) are trained by this loop too, with
+their own model, negative phase and gradient.
 """
 
 from __future__ import annotations
@@ -116,14 +118,19 @@ def train_rbm(
     callback_every: int = 100,
     weight_decay: float = 0.0,
     checkpoint: Checkpoint | None = None,
+    gradient: Callable[[RBM, np.ndarray, np.ndarray], dict] = rbm_gradient,
+    dtype=np.float64,
 ) -> tuple[RBM, list[dict]]:
     """Train a binary RBM by minibatch gradient ascent with any negative phase.
 
     Parameters
     ----------
     rbm : RBM
-        Initial model; a float64 copy is trained (the argument is not modified).
-    data : ndarray (N, n_visible) of 0/1
+        Initial model; a copy of ``dtype`` is trained (the argument is not modified).
+        Any model with ``n_visible``, ``astype``, ``copy`` and ``params`` that
+        ``negative_phase`` and ``gradient`` understand will do
+        (:class:`bmrep.learning.dbm_pretraining.DoubledRBM`).
+    data : ndarray (N, n_visible) of 0/1 (or probabilities)
     negative_phase : NegativePhase
         The model term's samples: :class:`~bmrep.learning.negative_phases.CDChains`
         (CD-k, PCD-k) or :class:`~bmrep.learning.negative_phases.PTChains` (t-PT_k).
@@ -150,6 +157,11 @@ def train_rbm(
         ``checkpoint.every`` updates and resume from a saved one
         (:mod:`bmrep.learning.checkpoint`): the result is bit-identical to an
         uninterrupted run.
+    gradient : callable(model, v_data, v_model) -> dict
+        The ascent direction of one update (before the weight decay); default
+        :func:`rbm_gradient`.
+    dtype : float32 or float64
+        Float type of the trained copy and of the data.
 
     Returns
     -------
@@ -157,7 +169,7 @@ def train_rbm(
     history : list of dict
         ``{"update": t, **result}`` (a dict result) or ``{"update": t, "value": result}``.
     """
-    X = np.ascontiguousarray(data, dtype=np.float64)
+    X = np.ascontiguousarray(data, dtype=dtype)
     if X.ndim != 2 or X.shape[1] != rbm.n_visible:
         raise ValueError(f"data must have shape (N, {rbm.n_visible}), got {X.shape}")
     N = len(X)
@@ -173,7 +185,7 @@ def train_rbm(
     if B < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
     B = min(B, N)
-    model = rbm.astype(np.float64).copy()
+    model = rbm.astype(dtype).copy()
     params = model.params()
     history: list[dict] = []
 
@@ -194,7 +206,7 @@ def train_rbm(
         record(0)
     for t in track(range(start + 1, int(n_updates) + 1), "RBM training updates"):
         vd = X[next(batches)]
-        grads = rbm_gradient(model, vd, negative_phase.sample(model, vd))
+        grads = gradient(model, vd, negative_phase.sample(model, vd))
         if weight_decay:
             grads["W"] -= weight_decay * params["W"]
         optimizer.step(params, grads)
