@@ -8,16 +8,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import NullFormatter
 
-from .style import finish, use_style
+from .style import band, finish, use_style
 
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_fig5", "plot_exact_check"]
-
-
-def _band(ax, x, mean, se, label, color=None, fmt="o-"):
-    """A mean curve with a shaded +-1 standard-error band; returns the line's colour."""
-    (line,) = ax.plot(x, mean, fmt, color=color, label=label, ms=3)
-    ax.fill_between(x, mean - se, mean + se, color=line.get_color(), alpha=0.2, lw=0)
-    return line.get_color()
 
 
 def _plain_log(ax, axis: str, ticks=None) -> None:
@@ -87,9 +80,9 @@ def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6,
     ax_e, ax_s = axes[0, 2], axes[1, 2]
     for variant in ("RB", "TS"):
         e = _mean_se(err[err["variant"] == variant], ["iteration"], "rms")
-        _band(ax_e, e["iteration"], e["mean"], e["se"], variant)
+        band(ax_e, e["iteration"], e["mean"], e["se"], variant, marker="o", ms=3)
         st = _mean_se(stop[stop["variant"] == variant], ["iteration"], "dev")
-        _band(ax_s, st["iteration"], st["mean"], st["se"], variant)
+        band(ax_s, st["iteration"], st["mean"], st["se"], variant, marker="o", ms=3)
     ax_s.axhline(0.1, color="k", ls="--", lw=1, label="stopping rule (0.1)")
     ax_e.set_title(f"RMS error of log Zhat_k, {len(seeds)} seeds")
     ax_s.set_title(f"K max_k |r_k - c_k|, {len(seeds)} seeds")
@@ -131,8 +124,8 @@ def plot_fig2(rmse: pd.DataFrame, reference: pd.DataFrame, path, caption_text: s
         s = rmse[rmse["method"] == m].sort_values("n_samples")
         if s.empty:
             continue
-        color = _band(ax_r, s["n_samples"], s["rmse"], s["rmse_se"], m)
-        _band(ax_b, s["n_samples"], s["bias"], s["bias_se"], m, color=color)
+        color = band(ax_r, s["n_samples"], s["rmse"], s["rmse_se"], m, marker="o", ms=3)
+        band(ax_b, s["n_samples"], s["bias"], s["bias_se"], m, color=color, marker="o", ms=3)
         if m in rule_bias:
             ax_b.axhline(rule_bias[m], color=color, ls="--", lw=1)
     ax_b.axhline(0.0, color="k", lw=0.8)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .style import finish, use_style
+from .style import band, finish, use_style
 
 COLORS = {
     "Gibbs": "tab:blue",
@@ -55,8 +55,8 @@ def plot_bound_curves(curves: pd.DataFrame, path, caption_text: str) -> None:
         g = df.groupby("update")["train_bound"]
         m, n = g.mean(), g.count()
         se = (g.std(ddof=1) / np.sqrt(n)).where(n > 1, 0.0)
-        ax.plot(m.index, m.to_numpy(), marker="o", ms=3, color=COLORS.get(alg), label=f"{alg} ({int(n.max())} seeds)")
-        ax.fill_between(m.index, (m - se).to_numpy(), (m + se).to_numpy(), color=COLORS.get(alg), alpha=0.2, lw=0)
+        label = f"{alg} ({int(n.max())} seeds)"
+        band(ax, m.index, m.to_numpy(), se.to_numpy(), label, COLORS.get(alg), marker="o", ms=3)
     ax.set_xlabel("Number of parameter updates")
     ax.set_ylabel("Lower bound on log-likelihood (nats)")
     ax.set_title("Training bound during learning (Fig. 4, right)")

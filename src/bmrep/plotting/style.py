@@ -2,7 +2,9 @@
 
 Every figure states its profile and repeat counts (``shared/spec``: "a
 reduced figure is never mistaken for the paper-scale one"), via
-:func:`caption` drawn at the bottom of the figure by :func:`finish`.
+:func:`caption` (:func:`configured` names the counts that are settings)
+drawn at the bottom of the figure by :func:`finish`. Curves over repeats
+are drawn with their standard-error band by :func:`band`.
 """
 
 from __future__ import annotations
@@ -38,6 +40,25 @@ def caption(profile: str, **counts) -> str:
     """``'profile: default; repeats: 10; updates: 20000'`` from keyword counts."""
     parts = [f"profile: {profile}"] + [f"{k.replace('_', ' ')}: {v}" for k, v in counts.items()]
     return "; ".join(parts)
+
+
+def configured(cfg, *keys: str) -> dict:
+    """Caption counts that state settings as configured, each named by its key without the ``n_`` prefix.
+
+    ``caption(profile, **configured(cfg, "n_chains", "K"))`` reads ``'...; chains: 8; K: 100'``.
+    """
+    return {key.removeprefix("n_"): cfg[key] for key in keys}
+
+
+def band(ax, x, mean, se, label, color=None, **line) -> str:
+    """A mean curve with a shaded +-1 standard-error band; returns the curve's colour.
+
+    ``line`` goes to ``ax.plot`` (markers); the band takes the curve's colour, so
+    ``color=None`` follows the axes' colour cycle for both.
+    """
+    (curve,) = ax.plot(x, mean, color=color, label=label, **line)
+    ax.fill_between(x, mean - se, mean + se, color=curve.get_color(), alpha=0.2, lw=0)
+    return curve.get_color()
 
 
 def finish(fig, path, caption_text: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from .style import finish, use_style
+from .style import band, finish, use_style
 
 S_ORDER = ["1", "2", "4", "inf"]
 S_COLORS = {"1": "tab:blue", "2": "tab:orange", "4": "tab:green", "inf": "tab:red"}
@@ -28,15 +28,7 @@ def plot_curves_by_R(table: pd.DataFrame, ylabel: str, title: str, path, caption
         sub = table[table["R"] == R]
         for s in _s_sorted(sub["s"].unique()):
             d = sub[sub["s"] == s]
-            ax.plot(d["epoch"], d["mean"], color=S_COLORS.get(s), label=_label(s))
-            ax.fill_between(
-                d["epoch"],
-                d["mean"] - d["sem"].fillna(0),
-                d["mean"] + d["sem"].fillna(0),
-                color=S_COLORS.get(s),
-                alpha=0.2,
-                lw=0,
-            )
+            band(ax, d["epoch"], d["mean"], d["sem"].fillna(0), _label(s), S_COLORS.get(s))
         ax.set_xlabel("epoch (full-batch CD-1 updates)")
         ax.set_ylabel(ylabel)
         ax.set_title(f"({letter}) R = {R}")
@@ -80,15 +72,7 @@ def plot_drbm(table: pd.DataFrame, path, caption_text: str) -> None:
         sub = table[table["metric"] == metric]
         for s in _s_sorted(sub["s"].unique()):
             d = sub[sub["s"] == s]
-            ax.plot(d["epoch"], d["mean"], marker="o", ms=3, color=S_COLORS.get(s), label=_label(s))
-            ax.fill_between(
-                d["epoch"],
-                d["mean"] - d["sem"].fillna(0),
-                d["mean"] + d["sem"].fillna(0),
-                color=S_COLORS.get(s),
-                alpha=0.2,
-                lw=0,
-            )
+            band(ax, d["epoch"], d["mean"], d["sem"].fillna(0), _label(s), S_COLORS.get(s), marker="o", ms=3)
         ax.set_xscale("symlog", linthresh=1)
         ax.set_xlabel("epoch (10 minibatch updates each)")
         ax.set_ylabel("misclassification rate")

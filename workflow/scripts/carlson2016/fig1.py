@@ -3,7 +3,7 @@
 from bmrep.experiments.carlson2016.shards import concat_frames
 from bmrep.io import load_npz, write_csv
 from bmrep.plotting.carlson2016 import plot_fig1
-from bmrep.plotting.style import caption
+from bmrep.plotting.style import caption, configured
 from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
@@ -16,10 +16,7 @@ plot_fig1(
     caption(
         sm.params.profile,
         model=f"784x{cfg['n_hidden']}",
-        seeds=cfg["n_seeds"],
-        K=cfg["K"],
-        chains=cfg["n_chains"],
-        sweeps_per_iteration=cfg["sweeps_per_iteration"],
+        **configured(cfg, "n_seeds", "K", "n_chains", "sweeps_per_iteration"),
         base=sm.params.base,
     ),
 )

@@ -4,7 +4,7 @@ from bmrep.experiments.carlson2016.shards import concat_frames
 from bmrep.experiments.carlson2016.summaries import fig2_rmse
 from bmrep.io import load_npz, write_csv
 from bmrep.plotting.carlson2016 import plot_fig2
-from bmrep.plotting.style import caption
+from bmrep.plotting.style import caption, configured
 from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
@@ -23,10 +23,7 @@ plot_fig2(
     sm.output.png,
     caption(
         sm.params.profile,
-        repeats=cfg["n_repeats"],
-        dim=cfg["dim"],
-        K=cfg["K"],
-        chains=cfg["n_chains"],
+        **configured(cfg, "n_repeats", "dim", "K", "n_chains"),
         mixture=f"separation {cfg['separation']}, weight {cfg['weight']}, base sd {cfg['base_scale']}",
     ),
 )

@@ -19,16 +19,12 @@ log.info("truth bracket\n%s\n%s", bracket.to_string(), summary.to_string())
 write_csv(sm.output.estimates, est)
 write_csv(sm.output.truth, truth)
 write_csv(sm.output.csv, summary)
-plot_fig3(
-    summary,
-    bracket,
-    sm.output.png,
-    caption(
-        sm.params.profile,
-        repeats=f"{cfg['n_repeats']} at the smallest budget, {cfg['n_repeats_larger']} at the others",
-        chains=cfg["n_chains"],
-        K=cfg["K"],
-        truth=f"bracket of {cfg['truth_runs']} long AIS and {cfg['truth_runs']} long RAISE runs",
-        dtype=cfg["dtype"],
-    ),
+text = caption(
+    sm.params.profile,
+    repeats=f"{cfg['n_repeats']} at the smallest budget, {cfg['n_repeats_larger']} at the others",
+    chains=cfg["n_chains"],
+    K=cfg["K"],
+    truth=f"bracket of {cfg['truth_runs']} long AIS and {cfg['truth_runs']} long RAISE runs",
+    dtype=cfg["dtype"],
 )
+plot_fig3(summary, bracket, sm.output.png, text)

@@ -17,14 +17,11 @@ summary = fig4_summary(est, bracket)
 log.info("truth bracket\n%s\n%s", bracket.to_string(), summary.to_string())
 write_csv(sm.output.estimates, est)
 write_csv(sm.output.csv, summary)
-plot_fig4(
-    summary,
-    sm.output.png,
-    caption(
-        sm.params.profile,
-        model=f"784x{cfg['n_hidden']}",
-        runs=f"{cfg['n_runs']} independent runs per K",
-        run=f"{cfg['n_chains']} chains x {cfg['n_sweeps']} sweeps",
-        truth=f"Fig. 3 bracket midpoint (half-width {float(bracket['h'].iloc[0]):.3f} nats)",
-    ),
+text = caption(
+    sm.params.profile,
+    model=f"784x{cfg['n_hidden']}",
+    runs=f"{cfg['n_runs']} independent runs per K",
+    run=f"{cfg['n_chains']} chains x {cfg['n_sweeps']} sweeps",
+    truth=f"Fig. 3 bracket midpoint (half-width {float(bracket['h'].iloc[0]):.3f} nats)",
 )
+plot_fig4(summary, sm.output.png, text)

@@ -5,7 +5,7 @@ import numpy as np
 from bmrep.experiments.carlson2016.fig5 import fig5_track_training
 from bmrep.io import load_npz, save_model, write_csv
 from bmrep.plotting.carlson2016 import plot_fig5
-from bmrep.plotting.style import caption
+from bmrep.plotting.style import caption, configured
 from bmrep.runtime import setup_job, training_checkpoint
 from bmrep.seeds import rng
 
@@ -23,11 +23,7 @@ plot_fig5(
     sm.output.png,
     caption(
         sm.params.profile,
-        updates=cfg["n_updates"],
-        chains=cfg["n_chains"],
-        K=cfg["K"],
-        sweeps_per_update=cfg["sweeps_per_update"],
-        alpha=cfg["alpha"],
+        **configured(cfg, "n_updates", "n_chains", "K", "sweeps_per_update", "alpha"),
         AIS=f"{cfg['ais_replicates']} replicates of {cfg['ais_runs']} runs x {cfg['ais_betas']} betas",
         optimizer="Adam (for RMSspectral)",
     ),

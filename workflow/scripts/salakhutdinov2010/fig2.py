@@ -3,7 +3,7 @@
 from bmrep.experiments.salakhutdinov2010.toy import fig2_toy
 from bmrep.io import write_csv
 from bmrep.plotting.salakhutdinov2010 import plot_fig2
-from bmrep.plotting.style import caption
+from bmrep.plotting.style import caption, configured
 from bmrep.runtime import setup_job
 
 log, settings = setup_job(snakemake)  # noqa: F821
@@ -22,10 +22,6 @@ plot_fig2(
         sm.params.profile,
         runs=f"{cfg['n_runs']} (run 0 shown)",
         long_runs=f"{cfg['n_long_runs']} x {cfg['long_updates']} updates",
-        updates=cfg["n_updates"],
-        phi=cfg["phi"],
-        wl_gamma=cfg["wl_gamma"],
-        fpcd_lr=cfg["fpcd_lr"],
-        fpcd_decay=cfg["fpcd_decay"],
+        **configured(cfg, "n_updates", "phi", "wl_gamma", "fpcd_lr", "fpcd_decay"),
     ),
 )

@@ -8,7 +8,7 @@ from bmrep.experiments.yokoyama2019.summaries import (
     merge_shards,
 )
 from bmrep.io import load_npz, write_csv
-from bmrep.plotting.style import caption
+from bmrep.plotting.style import caption, configured
 from bmrep.plotting.yokoyama2019 import plot_drbm
 from bmrep.runtime import setup_job
 
@@ -24,8 +24,7 @@ plot_drbm(
     snakemake.output.png,  # noqa: F821
     caption(
         snakemake.params.profile,
-        experiments=cfg["n_experiments"],
-        epochs=cfg["epochs"],  # noqa: F821
+        **configured(cfg, "n_experiments", "epochs"),
         optimiser=f"AdaMax step {cfg['adamax_lr']} (our choice), minibatch {cfg['batch_size']}",
         model=f"|H|={cfg['n_hidden']}, N={cfg['n_train']} random training images per experiment",
         test=f"{cfg['n_test'] or 10000} MNIST test images + N(0, {cfg['noise_sigma']}^2) noise, clipped",
