@@ -55,14 +55,14 @@ def test_tempered_budget_counts_every_sweep(monkeypatch):
     arrays, _ = small_model()
     rbm = RBM(arrays["W"], arrays["b"], arrays["c"])
     seen = {}
-    real = est.rbm_tempered_run
+    real = est.budget_tempered_run
 
     def spy(*a, **k):
         run = real(*a, **k)
         seen["n_sweeps"] = run.n_sweeps
         return run
 
-    monkeypatch.setattr(est, "rbm_tempered_run", spy)
+    monkeypatch.setattr(est, "budget_tempered_run", spy)
     rows = est.run_group(rbm, arrays["base_bias"], arrays["raise_data"], "tempered", 150, RUN, 1, ("t",))
     assert seen["n_sweeps"] == 150
     assert [r["method"] for r in rows] == ["RTS", "TS", "TI-riemann", "TI-trapezoid", "TI-trapezoid-corrected",

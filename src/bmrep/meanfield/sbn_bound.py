@@ -12,8 +12,8 @@ L_V <= ln P(V) of eq. (23). :func:`solve_bound` maximises it by alternating
 
 until L_V changes by less than ``tol * (1 + |L_V|)``. Both steps increase
 L_V monotonically. The iteration is compiled (:mod:`._sbn`, ``nogil``,
-float64, patterns in parallel); :func:`solve_bound_numpy` is a plain numpy
-implementation of the same iteration used as a cross-check and benchmark.
+float64, patterns in parallel); ``engine="numpy"`` runs a plain numpy
+implementation of the same iteration, used as a cross-check and benchmark.
 
 Learning (section 4): pattern-by-pattern gradient ascent on L_V, eqs.
 (26)/(27), with the gradients of appendix B, eqs. (35)/(36):
@@ -126,6 +126,7 @@ def solve_bound(
     gradients: bool = False,
     trace_len: int = 0,
     n_threads: int = 1,
+    engine: str = "compiled",
 ) -> BoundSolution:
     """Maximise the mean-field bound L_V (eq. 23) for each evidence pattern.
 
@@ -148,6 +149,10 @@ def solve_bound(
         Record L_V after each of the first ``trace_len`` half-steps.
     n_threads : int
         Patterns solved in parallel; the numbers do not depend on it.
+    engine : {"compiled", "numpy"}
+        The compiled iteration, or the same iteration in plain numpy
+        (:func:`_iterate_numpy`: slow, for tests and the benchmark; without
+        gradients or trace).
     """
     _check_init(mu_init, xi_init)
     if tol < 0 or max_iter < 1:
@@ -156,6 +161,12 @@ def solve_bound(
     mu = _full_width(net, values, vis, mu_init)
     P, n = mu.shape
     xi = np.full((P, n), float(xi_init))
+    if engine == "numpy":
+        if gradients or trace_len:
+            raise ValueError("the numpy engine computes neither gradients nor a trace")
+        return _iterate_numpy(net, vis.astype(bool), mu, xi, tol, max_iter)
+    if engine != "compiled":
+        raise ValueError(f"engine must be 'compiled' or 'numpy', got {engine!r}")
     L = np.empty(P)
     iters = np.empty(P, dtype=np.int32)
     trace = np.full((P, int(trace_len)), np.nan) if trace_len else np.empty((0, 0))
@@ -260,30 +271,18 @@ def _xi_step_numpy(J, h, mu, xi, has_parents):
     return x
 
 
-def solve_bound_numpy(
-    net: SigmoidBeliefNetwork,
-    values,
-    visible,
-    *,
-    tol: float = 1e-10,
-    max_iter: int = 1000,
-    mu_init: float = 0.5,
-    xi_init: float = 0.5,
-) -> BoundSolution:
+def _iterate_numpy(net: SigmoidBeliefNetwork, vis: np.ndarray, mu, xi, tol: float, max_iter: int) -> BoundSolution:
     """The iteration of :func:`solve_bound` written in plain numpy, vectorised over patterns.
 
     Same steps in the same order (xi step for every unit, then one asynchronous
-    sweep of eq. (25) over hidden units in index order); every pattern keeps
-    iterating until all have converged. Slow: for tests and the benchmark.
+    sweep of eq. (25) over hidden units in index order) from the start ``mu``,
+    ``xi`` (P, N) that :func:`solve_bound` sets up (``mu`` is updated in
+    place); every pattern keeps iterating until all have converged. Slow:
+    for tests and the benchmark.
     """
-    _check_init(mu_init, xi_init)
-    vis_u8 = _visible_mask(net, visible)
-    vis = vis_u8.astype(bool)
-    mu = _full_width(net, values, vis_u8, mu_init)
     P, n = mu.shape
     J, h = net.coupling_matrix, net.biases
     has_parents = (J != 0).any(axis=1) | np.isin(np.arange(n), net.edge_child)
-    xi = np.full((P, n), float(xi_init))
     L_prev = bound_at_numpy(net, mu, xi, vis)
     converged = np.zeros(P, dtype=bool)
     n_sweeps = np.zeros(P, dtype=np.int32)
@@ -311,6 +310,11 @@ def solve_bound_numpy(
         if converged.all():
             break
     return BoundSolution(L_prev, mu, xi, n_sweeps)
+
+
+def solve_bound_numpy(net: SigmoidBeliefNetwork, values, visible, **options) -> BoundSolution:
+    """:func:`solve_bound` with ``engine="numpy"``: the plain numpy reference (tests, ``benchmarks/``)."""
+    return solve_bound(net, values, visible, engine="numpy", **options)
 
 
 # --- learning, section 4 ---

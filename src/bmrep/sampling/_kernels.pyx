@@ -108,27 +108,27 @@ cdef void _update_layer(
                         n, mode, alpha, <bitgen_t*> <uintptr_t> ptrs[ch], buf, buf + stride)
 
 
-cdef inline void _gemm_hidden(const floating* W, const floating* v, floating* fh,
-                              int nv, int nh, int nc) noexcept nogil:
-    # row-major fh (nc, nh) = v (nc, nv) @ W (nv, nh); in column-major terms fh^T = W^T v^T
+cdef inline void _gemm(char* transa, int m, int n, int k, const floating* A, int lda,
+                       const floating* B, int ldb, floating* C, int ldc) noexcept nogil:
+    # column-major C (m, n) = op(A) (m, k) @ B (k, n): ?gemm of the floating type, alpha 1, beta 0
     cdef char* tn = b"N"
     cdef floating one = 1, zero = 0
     if floating is double:
-        dgemm(tn, tn, &nh, &nc, &nv, &one, <double*> W, &nh, <double*> v, &nv, &zero, fh, &nh)
+        dgemm(transa, tn, &m, &n, &k, &one, <double*> A, &lda, <double*> B, &ldb, &zero, C, &ldc)
     else:
-        sgemm(tn, tn, &nh, &nc, &nv, &one, <float*> W, &nh, <float*> v, &nv, &zero, fh, &nh)
+        sgemm(transa, tn, &m, &n, &k, &one, <float*> A, &lda, <float*> B, &ldb, &zero, C, &ldc)
+
+
+cdef inline void _gemm_hidden(const floating* W, const floating* v, floating* fh,
+                              int nv, int nh, int nc) noexcept nogil:
+    # row-major fh (nc, nh) = v (nc, nv) @ W (nv, nh); in column-major terms fh^T = W^T v^T
+    _gemm(b"N", nh, nc, nv, W, nh, v, nv, fh, nh)
 
 
 cdef inline void _gemm_visible(const floating* W, const floating* h, floating* fv,
                                int nv, int nh, int nc) noexcept nogil:
     # row-major fv (nc, nv) = h (nc, nh) @ W.T; column-major fv^T = W h^T, W row-major = (W^T) col-major
-    cdef char* tt = b"T"
-    cdef char* tn = b"N"
-    cdef floating one = 1, zero = 0
-    if floating is double:
-        dgemm(tt, tn, &nv, &nc, &nh, &one, <double*> W, &nh, <double*> h, &nh, &zero, fv, &nv)
-    else:
-        sgemm(tt, tn, &nv, &nc, &nh, &one, <float*> W, &nh, <float*> h, &nh, &zero, fv, &nv)
+    _gemm(b"T", nv, nc, nh, W, nh, h, nh, fv, nv)
 
 
 cdef void _sweeps(const floating* W, const floating* b, const floating* c, floating* v, floating* h,

@@ -26,8 +26,6 @@ result is identical for any ``n_threads``.
 
 from __future__ import annotations
 
-import abc
-
 import numpy as np
 
 from bmrep.models.rbm import RBM
@@ -80,11 +78,12 @@ def _streams(streams: ChainStreams, n_chains: int) -> np.ndarray:
     return streams.pointers
 
 
-class Operator(abc.ABC):
+class Operator:
     """Base class: a layer-wise transition operator (see module docstring).
 
-    Subclasses define :meth:`flip_probabilities` (the exact form, used by the
-    stationarity tests) and the compiled kernel's mode and ``alpha``.
+    Subclasses set the compiled kernel's mode and ``alpha``; every operator
+    is a point of the family ``alpha T + (1 - alpha) G``, which fixes its
+    exact form (:meth:`flip_probabilities`).
     """
 
     _mode = _MODE_GIBBS
@@ -92,9 +91,16 @@ class Operator(abc.ABC):
     name = "operator"
 
     # ------------------------------------------------------------ exact form
-    @abc.abstractmethod
     def flip_probabilities(self, state, p_on) -> np.ndarray:
-        """Probability that each unit changes state (vectorised numpy)."""
+        """Probability that each unit changes state: ``alpha q_T + (1 - alpha) q_G`` (vectorised numpy).
+
+        ``p_on = P(x_i = 1 | rest)``. G (``alpha = 0``) and T (``alpha = 1``)
+        are the ends of the blend of Brügge et al. (2013): there the other
+        term, finite for ``p_on`` in [0, 1], is multiplied by an exact 0, so
+        the result is q_G or q_T to the bit. The exact transition matrices are
+        built from it.
+        """
+        return self.alpha * _flip_the_state_flip(state, p_on) + (1.0 - self.alpha) * _gibbs_flip(state, p_on)
 
     # -------------------------------------------------------------- compiled
     def update_layer(self, state, field, streams: ChainStreams, betas=None, base_field=None, n_threads: int = 1):
@@ -223,9 +229,6 @@ class Gibbs(Operator):
     alpha = 0.0
     name = "G"
 
-    def flip_probabilities(self, state, p_on) -> np.ndarray:
-        return _gibbs_flip(state, p_on)
-
 
 class FlipTheState(Operator):
     """Flip-the-state operator T (Brügge et al. 2013, Def. 1, sec. 3.1).
@@ -242,9 +245,6 @@ class FlipTheState(Operator):
     _mode = _MODE_FLIP
     alpha = 1.0
     name = "T"
-
-    def flip_probabilities(self, state, p_on) -> np.ndarray:
-        return _flip_the_state_flip(state, p_on)
 
 
 class Blend(Operator):
@@ -265,9 +265,6 @@ class Blend(Operator):
         if not 0.0 <= alpha <= 1.0:
             raise ValueError(f"Blend: alpha must be in [0, 1], got {alpha}")
         self.alpha = alpha
-
-    def flip_probabilities(self, state, p_on) -> np.ndarray:
-        return self.alpha * _flip_the_state_flip(state, p_on) + (1.0 - self.alpha) * _gibbs_flip(state, p_on)
 
     def __repr__(self) -> str:
         return f"Blend({self.alpha!r})"

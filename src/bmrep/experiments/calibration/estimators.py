@@ -33,12 +33,11 @@ from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
-from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import ti_log_z
 from ...models.rbm import RBM
-from ...sampling.ladders import linear_betas, piecewise_betas
+from ...sampling.ladders import piecewise_betas
 from ...sampling.streams import ChainStreams
-from ..carlson2016.tempered import DTYPES, init_sweeps_of, rbm_tempered_run
+from ..carlson2016.tempered import DTYPES, budget_tempered_run
 from . import GROUPS
 
 
@@ -100,26 +99,8 @@ def run_group(
 
 def _tempered(rbm, base_bias, budget, settings, seed, key, dtype, t0) -> list[dict]:
     """RTS, TS, TI (three rules), TI-RB and MBAR from one tempered run of ``budget`` sweeps in all."""
-    K, n_chains = int(settings["K"]), int(settings["n_chains"])
-    main = budget - init_sweeps_of(settings, K)
-    if main < 1:
-        raise ValueError(f"budget {budget} does not exceed the {init_sweeps_of(settings, K)} initial sweeps")
-    betas, log_prior = linear_betas(K), uniform_log_prior(K)
-    run = rbm_tempered_run(
-        rbm,
-        base_bias,
-        betas=betas,
-        log_prior=log_prior,
-        n_chains=n_chains,
-        init_iterations=int(settings["init_iterations"]),
-        init_sweeps=int(settings["init_sweeps"]),
-        main_checkpoints=[main],
-        seed=seed,
-        key=key,
-        dtype=dtype,
-        init=settings["init"],
-        record=True,
-    )
+    run = budget_tempered_run(rbm, base_bias, settings, [budget], seed=seed, key=key, dtype=dtype, record=True)
+    betas, log_prior = run.betas, run.log_prior
     t_run = time.process_time() - t0
     _, rts, ts = run.checkpoints[-1]
     rows = [_row(r.method, r.estimate, r.stderr, t_run) for r in (rts, ts)]

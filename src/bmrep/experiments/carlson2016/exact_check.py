@@ -22,14 +22,13 @@ from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition, data_marginal_base_bias
 from ...estimators.mbar import mbar_log_z
 from ...estimators.reverse_ais import raise_log_partition
-from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import ti_log_z, ti_rules
 from ...models.exact import rbm as exact
 from ...models.rbm import RBM
 from ...sampling.ladders import linear_betas
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
-from .tempered import init_sweeps_of, rbm_tempered_run
+from .tempered import budget_tempered_run
 
 BASE_SAMPLES = 1000  # exact samples whose marginals (pseudo-count 1) give the base p1
 LOG_Z_METHODS = ("AIS", "RAISE", "RTS", "TS", "MBAR")
@@ -97,7 +96,7 @@ def exact_check_replicate(model: ExactModel, settings: dict, seed: int, replicat
     list of dict
         ``method``, ``estimate``, ``stderr`` (the estimator's own; NaN for TI).
     """
-    n_chains, sweeps, K = int(settings["n_chains"]), int(settings["sweeps"]), int(settings["K"])
+    n_chains, sweeps = int(settings["n_chains"]), int(settings["sweeps"])
     key = ("carlson2016", "exact_check", model.index, "replicate", int(replicate))
     rbm, base_bias = model.rbm, model.base_bias
     rows = []
@@ -111,23 +110,8 @@ def exact_check_replicate(model: ExactModel, settings: dict, seed: int, replicat
         rbm, V, betas_ais, ChainStreams.from_seed(seed, *key, "RAISE", n_chains=n_chains), base_bias
     )
     rows.append({"method": "RAISE", "estimate": res.estimate, "stderr": res.stderr})
-    main = sweeps - init_sweeps_of({**settings, "init": "flat"}, K)
-    if main < 1:
-        raise ValueError(f"sweeps = {sweeps} does not exceed the initial iterations' sweeps")
-    betas, log_prior = linear_betas(K), uniform_log_prior(K)
-    run = rbm_tempered_run(
-        rbm,
-        base_bias,
-        betas=betas,
-        log_prior=log_prior,
-        n_chains=n_chains,
-        init_iterations=int(settings["init_iterations"]),
-        init_sweeps=int(settings["init_sweeps"]),
-        main_checkpoints=[main],
-        seed=seed,
-        key=key + ("ST",),
-        record=True,
-    )
+    run = budget_tempered_run(rbm, base_bias, settings, [sweeps], seed=seed, key=key + ("ST",), record=True)
+    betas, log_prior = run.betas, run.log_prior
     _, rts, ts = run.checkpoints[-1]
     rows += [{"method": r.method, "estimate": r.estimate, "stderr": r.stderr} for r in (rts, ts)]
     log_z1 = base_log_partition(base_bias, rbm.n_hidden)

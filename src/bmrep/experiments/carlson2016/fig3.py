@@ -7,13 +7,12 @@ import pandas as pd
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.reverse_ais import raise_log_partition
-from ...estimators.rts import uniform_log_prior
 from ...models.rbm import RBM
-from ...sampling.ladders import linear_betas, piecewise_betas
+from ...sampling.ladders import piecewise_betas
 from ...sampling.streams import ChainStreams
 from ...seeds import rng
 from .base import base_bias_for
-from .tempered import DTYPES, init_sweeps_of, rbm_tempered_run
+from .tempered import DTYPES, budget_tempered_run
 
 # The truth bracket: long AIS is a lower bound on log Z in expectation, long RAISE an upper one.
 TRUTH_METHODS = ("AIS", "RAISE")
@@ -122,25 +121,7 @@ def fig3_repeat(
     key = ("carlson2016", "fig3", model_name, method, int(repeat))
     rows = []
     if method == "RTS":
-        K = int(settings["K"])
-        init_cost = init_sweeps_of(settings, K)
-        main = [b - init_cost for b in budgets]
-        if min(main) < 1:
-            raise ValueError(f"smallest budget {budgets[0]} does not exceed the {init_cost} initial sweeps")
-        run = rbm_tempered_run(
-            rbm,
-            base_bias,
-            betas=linear_betas(K),
-            log_prior=uniform_log_prior(K),
-            n_chains=n_chains,
-            init_iterations=int(settings["init_iterations"]),
-            init_sweeps=int(settings["init_sweeps"]),
-            main_checkpoints=main,
-            seed=seed,
-            key=key,
-            dtype=dtype,
-            init=settings["init"],
-        )
+        run = budget_tempered_run(rbm, base_bias, settings, budgets, seed=seed, key=key, dtype=dtype)
         for b, (_, rts, _) in zip(budgets, run.checkpoints, strict=True):
             rows.append({"method": "RTS", "sweeps": b, "estimate": rts.estimate, "stderr": rts.stderr})
     elif method in TRUTH_METHODS:
@@ -173,19 +154,10 @@ def fig3_truth_run(
     the means A <= R of independent runs of each bracket log Z. Each run is
     its own job (and its own random streams), so the runs are independent.
 
-    Parameters
-    ----------
-    rbm, base_bias : RBM, ndarray
-        The trained model and the logits of its base p1.
-    V_test : ndarray
-        RAISE's starting points (the same ``n_chains`` test points as the repeats).
-    settings : dict
-        ``n_chains``, ``dtype``, ``truth_sweeps`` (this model's).
-    method : {"AIS", "RAISE"}
-    run, seed : int
-        The run's index and the root seed.
-    model_name : str
-        Names the model in the rows and in the random streams' key.
+    The arguments are those of :func:`fig3_repeat`, with ``method`` one of
+    :data:`TRUTH_METHODS`, ``run`` the run's index in place of the repeat's
+    and ``settings`` holding ``n_chains``, ``dtype`` and this model's
+    ``truth_sweeps``; RAISE starts from the repeats' ``n_chains`` test points.
 
     Returns
     -------

@@ -1,9 +1,10 @@
 """One simulated-tempering run on an RBM with RTS estimates (Carlson et al. 2016, sec. 2.3-2.4).
 
-Shared by the exact check, Fig. 3 and Fig. 4: the initial iterations of
-sec. 2.4, then one long run that continues from their last state (x, k) of
-every chain and is read at checkpoints. The initial iterations' sweeps are
-part of the budget an RTS run is matched on (:func:`init_sweeps_of`).
+Shared by the exact check, Fig. 3, Fig. 4 and the calibration: the initial
+iterations of sec. 2.4, then one long run that continues from their last
+state (x, k) of every chain and is read at checkpoints. The initial
+iterations' sweeps are part of the budget an RTS run is matched on
+(:func:`init_sweeps_of`, :func:`budget_tempered_run`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import numpy as np
 
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition
-from ...estimators.rts import InitialIterations, TemperingStats
+from ...estimators.rts import InitialIterations, TemperingStats, uniform_log_prior
 from ...estimators.rts_run import RTSRun
 from ...models.rbm import RBM
+from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import STRecord, rbm_step
 from ...sampling.streams import ChainStreams
 from ...sampling.tempered_rbm import TemperedRBMChains
@@ -138,3 +140,53 @@ def rbm_tempered_run(
     checkpoints, stats, rec_all = rts.run(main_checkpoints, record=record)
     n_sweeps += checkpoints[-1][0] if checkpoints else 0
     return TemperedRun(init_hist, rts.log_zhat, checkpoints, stats, rec_all, betas, log_prior, init_k, n_sweeps)
+
+
+def budget_tempered_run(
+    rbm: RBM,
+    base_bias: np.ndarray,
+    settings: dict,
+    budgets: list[int],
+    *,
+    seed: int,
+    key: tuple,
+    dtype=np.float64,
+    record: bool = False,
+) -> TemperedRun:
+    """:func:`rbm_tempered_run` on K linear betas with a uniform prior, read at matched sweep budgets.
+
+    A budget counts every sweep per chain (as AIS and RAISE are counted in
+    Carlson et al. 2016, Fig. 3): the main run is read after each budget
+    minus the sweeps of :func:`init_sweeps_of`.
+
+    Parameters
+    ----------
+    settings : dict
+        ``K``, ``n_chains``, ``init`` (``flat`` if absent), ``init_iterations``,
+        ``init_sweeps``.
+    budgets : list of int
+        Increasing sweeps per chain in all, one checkpoint each; the smallest
+        must exceed the initial sweeps.
+    seed, key, dtype, record
+        As in :func:`rbm_tempered_run`.
+    """
+    K = int(settings["K"])
+    init_cost = init_sweeps_of(settings, K)
+    main = [int(b) - init_cost for b in budgets]
+    if min(main) < 1:
+        raise ValueError(f"budget {min(budgets)} does not exceed the {init_cost} initial sweeps")
+    return rbm_tempered_run(
+        rbm,
+        base_bias,
+        betas=linear_betas(K),
+        log_prior=uniform_log_prior(K),
+        n_chains=int(settings["n_chains"]),
+        init_iterations=int(settings["init_iterations"]),
+        init_sweeps=int(settings["init_sweeps"]),
+        main_checkpoints=main,
+        seed=seed,
+        key=key,
+        dtype=dtype,
+        init=settings.get("init", "flat"),
+        record=record,
+    )
