@@ -2,7 +2,7 @@
 
 Patterns per second of the compiled solver (``bmrep.meanfield.sbn_bound.solve_bound``)
 beside a plain numpy implementation of the same iteration
-(``solve_bound_numpy``: same xi Newton steps and asynchronous eq. (25)
+(``solve_bound(..., engine="numpy")``: same xi Newton steps and asynchronous eq. (25)
 sweeps, vectorised over patterns), in one run, on the same patterns, with
 the ratio. CPU time (``time.process_time``) is reported next to wall time
 because the machine may be shared.
@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from bmrep.meanfield.sbn_bound import solve_bound, solve_bound_numpy
+from bmrep.meanfield.sbn_bound import solve_bound
 from bmrep.models.sbn import random_layered_network
 from bmrep.seeds import rng
 
@@ -42,7 +42,7 @@ def main():
     m = min(args.numpy_patterns, args.patterns)
 
     comp, cw, cc = _timed(lambda: solve_bound(net, X, vis, tol=args.tol, n_threads=args.threads))
-    ref, nw, nc = _timed(lambda: solve_bound_numpy(net, X[:m], vis, tol=args.tol))
+    ref, nw, nc = _timed(lambda: solve_bound(net, X[:m], vis, tol=args.tol, engine="numpy"))
     agree = np.max(np.abs(comp.bound[:m] - ref.bound))
     print(f"network 8x24x64 ({net.n_edges} edges), tol {args.tol:g}, mean sweeps {comp.n_sweeps.mean():.2f}")
     print(

@@ -40,7 +40,6 @@ __all__ = [
     "solve_bound",
     "bound_at",
     "bound_at_numpy",
-    "solve_bound_numpy",
     "train_meanfield",
 ]
 
@@ -310,11 +309,6 @@ def _iterate_numpy(net: SigmoidBeliefNetwork, vis: np.ndarray, mu, xi, tol: floa
         if converged.all():
             break
     return BoundSolution(L_prev, mu, xi, n_sweeps)
-
-
-def solve_bound_numpy(net: SigmoidBeliefNetwork, values, visible, **options) -> BoundSolution:
-    """:func:`solve_bound` with ``engine="numpy"``: the plain numpy reference (tests, ``benchmarks/``)."""
-    return solve_bound(net, values, visible, engine="numpy", **options)
 
 
 # --- learning, section 4 ---
