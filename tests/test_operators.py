@@ -189,6 +189,37 @@ def test_identical_for_one_and_two_threads(op, dtype):
     assert 0 < out[0][0].mean() < 1
 
 
+@pytest.mark.parametrize("op", OPERATORS, ids=lambda o: repr(o))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sweep_from_a_given_hidden_field_is_the_same_sweep(op, dtype):
+    """AIS hands the sweep the ``c + v W`` it computed for its weights: same states to the bit,
+    and ``visible_product`` is the last sweep's ``h W^T``."""
+    r = random_rbm(30, 12, 1.0, 6, weights="uniform").astype(dtype)
+    betas = np.linspace(0.0, 1.0, 9)
+    base = np.linspace(-1.0, 1.0, 30)
+    runs = []
+    for given in (False, True):
+        streams = ChainStreams.from_seed(4, "field", n_chains=9)
+        v = streams.bernoulli(0.5, 30, dtype)
+        h = np.zeros((9, 12), dtype)
+        product = np.full((9, 30), np.nan, dtype)
+        field = r.c + v @ r.W if given else None
+        op.sweep(r, v, h, streams, betas=betas, base_bias=base, n_sweeps=3, hidden_field=field, visible_product=product)
+        runs.append((v, h, product))
+    (v0, h0, p0), (v1, h1, p1) = runs
+    assert np.array_equal(v0, v1) and np.array_equal(h0, h1) and np.array_equal(p0, p1)
+    np.testing.assert_allclose(p1, h1 @ r.W.T, rtol=1e-5 if dtype == np.float32 else 1e-12)
+    assert 0 < v1.mean() < 1 and 0 < h1.mean() < 1
+    # the given field is the one used: a shifted one moves the hidden units
+    streams = ChainStreams.from_seed(4, "field", n_chains=9)
+    v2 = streams.bernoulli(0.5, 30, dtype)
+    h2 = np.zeros((9, 12), dtype)
+    op.sweep(r, v2, h2, streams, betas=betas, base_bias=base, hidden_field=r.c + v2 @ r.W + 6)
+    assert h2.mean() > h1.mean() + 0.2
+    with pytest.raises(ValueError, match="hidden_field"):
+        op.sweep(r, v, h, streams, hidden_field=np.zeros((9, 11), dtype))
+
+
 def test_chain_depends_only_on_its_own_stream():
     r = random_rbm(6, 5, 1.0, 8, weights="uniform")
     streams = ChainStreams.from_seed(2, "own", n_chains=10)

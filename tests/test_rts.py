@@ -169,3 +169,22 @@ def test_delta_of_tempering_state_matches_energy():
     d = st.sweep(np.linspace(0, 1, 7))
     np.testing.assert_allclose(d, st.delta(), atol=1e-10)
     np.testing.assert_allclose(d, -rbm.energy(st.v, st.h) - st.v @ a, atol=1e-10)
+
+
+def test_tempered_sweep_reuses_the_cached_hidden_field_without_changing_the_chain():
+    """log_f caches c + v W and the next sweep reuses it: the chain is the same as without the cache."""
+    rbm = random_rbm(8, 5, 2.0, 14)
+    a = np.random.default_rng(15).normal(size=8)
+    betas = np.linspace(0.2, 1.0, 6)
+    runs = []
+    for use_cache in (False, True):
+        st = TemperedRBMChains.from_base(rbm, 6, ChainStreams.from_seed(3, n_chains=6), a)
+        deltas = []
+        for _ in range(20):
+            if use_cache:
+                st.log_f(0.5)
+            deltas.append(st.sweep(betas))
+        runs.append((st.v.copy(), st.h.copy(), np.array(deltas)))
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
+    assert np.array_equal(runs[0][2], runs[1][2])
+    assert np.unique(runs[0][2]).size > 10

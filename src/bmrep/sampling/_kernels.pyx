@@ -134,16 +134,29 @@ cdef inline void _gemm_visible(const floating* W, const floating* h, floating* f
 cdef void _sweeps(const floating* W, const floating* b, const floating* c, floating* v, floating* h,
                   const floating* betas, const floating* base, const uint64_t* ptrs,
                   Py_ssize_t nc, Py_ssize_t nv, Py_ssize_t nh, int n_sweeps, int mode, floating alpha,
-                  int n_threads, floating* work) noexcept nogil:
-    """``work`` holds nc*nh + nc*nv + 2*max(nv, nh)*n_threads values."""
+                  int n_threads, floating* work, const floating* fh0, floating* fv_out) noexcept nogil:
+    """``work`` holds nc*nh + nc*nv + 2*max(nv, nh)*n_threads values.
+
+    ``fh0`` (or NULL): the hidden pre-activation ``c + v W`` of the current
+    chains, bias included, already computed by the caller (AIS needs it for
+    its weights), used by the first sweep instead of a product. ``fv_out``
+    (or NULL) receives the last sweep's visible product ``h W^T`` (no bias).
+    (``p + c`` in the row update and the caller's ``c + p`` are the same
+    float, so either way the states are the same bits.)
+    """
     cdef floating* fh = work
-    cdef floating* fv = work + nc * nh
-    cdef floating* scratch = fv + nc * nv
+    cdef floating* fv = fv_out if fv_out != NULL else work + nc * nh
+    cdef floating* scratch = work + nc * nh + nc * nv
     cdef Py_ssize_t stride = nv if nv > nh else nh
     cdef int s
     for s in range(n_sweeps):
-        _gemm_hidden(W, v, fh, <int> nv, <int> nh, <int> nc)
-        _update_layer(h, fh, c, <const floating*> NULL, betas, ptrs, nc, nh, mode, alpha, n_threads, scratch, stride)
+        if s == 0 and fh0 != NULL:
+            _update_layer(h, fh0, <const floating*> NULL, <const floating*> NULL, betas, ptrs, nc, nh, mode, alpha,
+                          n_threads, scratch, stride)
+        else:
+            _gemm_hidden(W, v, fh, <int> nv, <int> nh, <int> nc)
+            _update_layer(h, fh, c, <const floating*> NULL, betas, ptrs, nc, nh, mode, alpha, n_threads, scratch,
+                          stride)
         _gemm_visible(W, h, fv, <int> nv, <int> nh, <int> nc)
         _update_layer(v, fv, b, base, betas, ptrs, nc, nv, mode, alpha, n_threads, scratch, stride)
 
@@ -239,14 +252,18 @@ def update_layer(state, field, bias, base, betas, ptrs, int mode, double alpha, 
     free(scratch)
 
 
-def rbm_sweeps(W, b, c, v, h, betas, base, ptrs, int n_sweeps, int mode, double alpha, int n_threads):
+def rbm_sweeps(W, b, c, v, h, betas, base, ptrs, int n_sweeps, int mode, double alpha, int n_threads,
+               hidden_field=None, visible_product=None):
     """``n_sweeps`` RBM sweeps (hidden layer, then visible layer) of the chains
     ``v`` (n_chains, n_visible) and ``h`` (n_chains, n_hidden), in place.
 
     ``W, b, c`` share the dtype of ``v`` and ``h``; ``betas`` (n_chains,) or
     None; ``base`` the visible base-rate bias (n_visible,) or None; ``ptrs``
     (n_chains,) uint64 bitgen_t addresses. Products go to ?gemm, the whole
-    loop runs without the GIL.
+    loop runs without the GIL. ``hidden_field`` (n_chains, n_hidden) or
+    None: ``c + v W`` of the current ``v``, used instead of the first
+    sweep's hidden product; ``visible_product`` (n_chains, n_visible) or
+    None: written with the last sweep's ``h W^T``.
     """
     cdef int t = _typenum(v)
     cdef Py_ssize_t nc, nv, nh
@@ -261,6 +278,12 @@ def rbm_sweeps(W, b, c, v, h, betas, base, ptrs, int n_sweeps, int mode, double 
     cdef void* tp = _optional(betas, "betas", t, nc)
     cdef void* ap = _optional(base, "base_bias", t, nv)
     cdef uint64_t* pp = <uint64_t*> _array(ptrs, "stream pointers", cnp.NPY_UINT64, nc, -1, False)
+    cdef void* f0 = NULL
+    cdef void* fo = NULL
+    if hidden_field is not None:
+        f0 = _array(hidden_field, "hidden_field", t, nc, nh, False)
+    if visible_product is not None:
+        fo = _array(visible_product, "visible_product", t, nc, nv, True)
     if n_sweeps < 0:
         raise ValueError(f"n_sweeps must be >= 0, got {n_sweeps}")
     cdef int nt = n_threads if n_threads > 1 else 1
@@ -268,10 +291,12 @@ def rbm_sweeps(W, b, c, v, h, betas, base, ptrs, int n_sweeps, int mode, double 
     with nogil:
         if t == cnp.NPY_DOUBLE:
             _sweeps(<double*> Wp, <double*> bp, <double*> cp, <double*> vp, <double*> hp, <double*> tp,
-                    <double*> ap, pp, nc, nv, nh, n_sweeps, mode, <double> alpha, nt, <double*> work)
+                    <double*> ap, pp, nc, nv, nh, n_sweeps, mode, <double> alpha, nt, <double*> work,
+                    <double*> f0, <double*> fo)
         else:
             _sweeps(<float*> Wp, <float*> bp, <float*> cp, <float*> vp, <float*> hp, <float*> tp,
-                    <float*> ap, pp, nc, nv, nh, n_sweeps, mode, <float> alpha, nt, <float*> work)
+                    <float*> ap, pp, nc, nv, nh, n_sweeps, mode, <float> alpha, nt, <float*> work,
+                    <float*> f0, <float*> fo)
     free(work)
 
 

@@ -146,8 +146,14 @@ class Operator:
         base_bias=None,
         n_sweeps: int = 1,
         n_threads: int = 1,
+        hidden_field=None,
+        visible_product=None,
     ):
         """``n_sweeps`` sweeps of an RBM (hidden given v, then visible given h), in place.
+
+        The one RBM sweep of the package: Gibbs sampling, CD/PCD, parallel
+        tempering, AIS, RAISE and simulated tempering
+        (:class:`bmrep.sampling.tempered_rbm.TemperedRBMChains`) all call it.
 
         Parameters
         ----------
@@ -166,6 +172,13 @@ class Operator:
         n_sweeps : int
         n_threads : int
             Threads over chains (``prange``); the result does not depend on it.
+        hidden_field : ndarray (n_chains, n_hidden) or None
+            ``c + v W`` of the current chains when the caller has it already
+            (AIS computes it for its weights); the first sweep uses it instead
+            of a product. Same dtype as ``v``.
+        visible_product : ndarray (n_chains, n_visible) or None
+            Receives ``h W^T`` of the last sweep (the visible field without
+            ``b``), e.g. for the energy of the new state at no extra product.
 
         Returns
         -------
@@ -189,6 +202,8 @@ class Operator:
             self._mode,
             self.alpha,
             n_threads,
+            hidden_field,
+            visible_product,
         )
         return v, h
 

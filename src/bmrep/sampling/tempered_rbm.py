@@ -18,7 +18,7 @@ cached hidden pre-activation ``c + v W``: AIS computes that product for its
 weight increment and the next sweep reuses it, so an AIS step costs the two
 matrix products of one Gibbs sweep. A sweep at per-chain inverse
 temperatures (simulated tempering) or at one beta (AIS) is the same code:
-h | v, then v | h, through an operator's compiled layer update.
+the operator's compiled RBM sweep (:meth:`bmrep.sampling.operators.Operator.sweep`).
 """
 
 from __future__ import annotations
@@ -132,18 +132,28 @@ class TemperedRBMChains:
     def sweep(self, betas) -> np.ndarray:
         """One sweep (h | v, then v | h) at ``betas`` (one value or one per chain); returns Delta of the new state.
 
-        Delta comes from the visible field of the sweep, ``v.(b + h W^T - a) + h.c``,
-        at no extra matrix product.
+        The operator's compiled RBM sweep, given the cached hidden field
+        (when :meth:`log_f` computed it) so that it is not computed twice.
+        Delta comes from the visible field of the sweep,
+        ``v.(b + h W^T - a) + h.c``, at no extra matrix product.
         """
         r = self.rbm
         b = np.asarray(betas, self.v.dtype)
         cb = np.full(self.v.shape[0], b, dtype=self.v.dtype) if b.ndim == 0 else b
-        self.operator.update_layer(self.h, self.hidden_field, self.streams, betas=cb, n_threads=self.n_threads)
-        vfield = r.b + self.h @ r.W.T
-        self.operator.update_layer(
-            self.v, vfield, self.streams, betas=cb, base_field=self.base_bias, n_threads=self.n_threads
+        product = np.empty_like(self.v)
+        self.operator.sweep(
+            r,
+            self.v,
+            self.h,
+            self.streams,
+            betas=cb,
+            base_bias=self.base_bias,
+            n_threads=self.n_threads,
+            hidden_field=self._field,
+            visible_product=product,
         )
         self._invalidate()
+        vfield = r.b + product
         v64 = np.asarray(self.v, np.float64)
         return np.einsum(
             "ij,ij->i", v64, np.asarray(vfield, np.float64) - np.asarray(self.base_bias, np.float64)
