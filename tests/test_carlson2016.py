@@ -161,13 +161,18 @@ def test_fig3_ais_and_raise_spend_exactly_the_budget(monkeypatch):
     from bmrep.sampling.operators import Operator
 
     calls = []
-    original = Operator.update_layer
+    update_layer, sweep = Operator.update_layer, Operator.sweep
 
-    def counted(self, *a, **k):
+    def counted_update(self, *a, **k):
         calls.append(1)
-        return original(self, *a, **k)
+        return update_layer(self, *a, **k)
 
-    monkeypatch.setattr(Operator, "update_layer", counted)
+    def counted_sweep(self, *a, n_sweeps=1, **k):
+        calls.extend([1] * (2 * n_sweeps))  # two layer updates per sweep
+        return sweep(self, *a, n_sweeps=n_sweeps, **k)
+
+    monkeypatch.setattr(Operator, "update_layer", counted_update)
+    monkeypatch.setattr(Operator, "sweep", counted_sweep)
     r = np.random.default_rng(3)
     rbm = RBM(r.normal(0, 0.3, (12, 4)), r.normal(0, 1, 12), r.normal(0, 1, 4))
     X = (r.random((20, 12)) < 0.3).astype(float)
