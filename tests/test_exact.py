@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import stats
-from scipy.special import logsumexp
+from scipy.special import logsumexp, softplus
 
 from bmrep.models.exact import all_states, state_index
 from bmrep.models.exact import rbm as exact
-from bmrep.models.rbm import RBM, softplus
+from bmrep.models.rbm import RBM
 from testsystems import random_rbm
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import stats
+from scipy.special import expit
 
 from bmrep.models.exact import all_states, state_index
-from bmrep.models.rbm import RBM, sigmoid
+from bmrep.models.rbm import RBM
 from bmrep.sampling import Blend, ChainStreams, FlipTheState, Gibbs, operator_from_name
 from bmrep.sampling.transition_matrix import (
     slem,
@@ -52,9 +53,9 @@ def test_flip_probabilities_follow_definition_1():
     )
     # the activation function of sec. 3.1: min(e^x, 1) from 0, stays on w.p. max(1 - e^-x, 0)
     x = np.array([-3.0, -0.2, 0.4, 2.0])
-    np.testing.assert_allclose(T.flip_probabilities(np.zeros(4), sigmoid(x)), np.minimum(np.exp(x), 1), rtol=1e-12)
+    np.testing.assert_allclose(T.flip_probabilities(np.zeros(4), expit(x)), np.minimum(np.exp(x), 1), rtol=1e-12)
     np.testing.assert_allclose(
-        1 - T.flip_probabilities(np.ones(4), sigmoid(x)), np.maximum(1 - np.exp(-x), 0), rtol=1e-12, atol=1e-15
+        1 - T.flip_probabilities(np.ones(4), expit(x)), np.maximum(1 - np.exp(-x), 0), rtol=1e-12, atol=1e-15
     )
 
 
@@ -165,7 +166,7 @@ def test_update_layer_matches_flip_probabilities(op):
     start = state.copy()
     streams = ChainStreams.from_seed(9, "update_layer", n_chains=n_chains)
     op.update_layer(state, field, streams, betas=np.full(n_chains, beta), base_field=base)
-    p_on = sigmoid(beta * field[0] + (1 - beta) * base)
+    p_on = expit(beta * field[0] + (1 - beta) * base)
     q = op.flip_probabilities(start[0], p_on)
     flips = (state != start).sum(axis=0)
     z = (flips - n_chains * q) / np.sqrt(n_chains * q * (1 - q) + 1e-300)
@@ -296,6 +297,6 @@ def test_update_layer_without_betas_is_plain_gibbs_statistics():
     field = np.tile(np.array([-2.0, 0.0, 3.0]), (30000, 1))
     state = np.zeros_like(field)
     Gibbs().update_layer(state, field, ChainStreams.from_seed(4, "plain", n_chains=30000))
-    p = sigmoid(field[0])
+    p = expit(field[0])
     z = (state.mean(0) - p) / np.sqrt(p * (1 - p) / 30000)
     assert np.all(np.abs(z) < 4.0), z

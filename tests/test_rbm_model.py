@@ -9,8 +9,6 @@ from scipy.special import logsumexp
 from bmrep.models.exact import all_states
 from bmrep.models.rbm import (
     RBM,
-    sigmoid,
-    softplus,
     tempered_free_energy_h,
     tempered_free_energy_v,
 )
@@ -62,11 +60,13 @@ def test_conditionals_match_enumeration():
 
 
 def test_numerically_safe_for_weights_of_magnitude_50_and_more():
-    x = np.array([-1000.0, -50.0, 0.0, 50.0, 1000.0])
-    assert np.all(np.isfinite(softplus(x)))
-    np.testing.assert_allclose(softplus(x)[[0, 4]], [0.0, 1000.0])
-    s = sigmoid(x)
-    assert np.all((s >= 0) & (s <= 1)) and s[2] == 0.5
+    # one hidden unit of field -1000, 0 or +1000: F(v) = -softplus(x), P(h = 1 | v) = expit(x)
+    big = RBM(np.array([[2000.0]]), np.zeros(1), np.array([-1000.0]))
+    V1 = np.array([[0.0], [1.0]])
+    np.testing.assert_allclose(big.free_energy_v(V1), [0.0, -1000.0])
+    np.testing.assert_array_equal(big.prob_h_given_v(V1), [[0.0], [1.0]])
+    half = RBM(np.array([[1000.0]]), np.zeros(1), np.array([-1000.0]))
+    np.testing.assert_array_equal(half.prob_h_given_v(np.array([[1.0]])), [[0.5]])
     r = random_rbm(4, 5, 80.0, 6, bias_scale=80.0)
     V = all_states(4).astype(float)
     with np.errstate(all="raise"):

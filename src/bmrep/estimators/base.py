@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
+from scipy.special import softplus
 
 __all__ = ["EstimateResult", "AnnealingModel", "uniform_base_bias", "data_marginal_base_bias", "base_log_partition"]
 
@@ -98,5 +99,5 @@ def base_log_partition(base_bias, n_hidden: int = 0) -> float:
     :func:`bmrep.models.dbm.base_logits`), summed layer by layer.
     """
     layers = base_bias if isinstance(base_bias, (tuple, list)) else (base_bias,)
-    total = sum(np.sum(np.logaddexp(0.0, np.asarray(a, np.float64))) for a in layers)
+    total = sum(np.sum(softplus(np.asarray(a, np.float64))) for a in layers)
     return float(total + n_hidden * np.log(2.0))

@@ -23,11 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
+from scipy.special import expit
 
 from bmrep.learning.optimizers import SGD
 from bmrep.learning.rbm_training import train_rbm
 from bmrep.models.dbm import DBM
-from bmrep.models.rbm import RBM, sigmoid
+from bmrep.models.rbm import RBM
 from bmrep.sampling.operators import Gibbs
 
 # how many training cases the logged reconstruction error is measured on
@@ -72,10 +73,10 @@ class DoubledRBM:
         return self.up_scale * (v @ self.rbm.W) + self.rbm.c
 
     def prob_h_given_v(self, v: np.ndarray) -> np.ndarray:
-        return sigmoid(self.hidden_field(v)).astype(self.rbm.dtype)
+        return expit(self.hidden_field(v)).astype(self.rbm.dtype)
 
     def prob_v_given_h(self, h: np.ndarray) -> np.ndarray:
-        return sigmoid(self.down_scale * (h @ self.rbm.W.T) + self.rbm.b).astype(self.rbm.dtype)
+        return expit(self.down_scale * (h @ self.rbm.W.T) + self.rbm.b).astype(self.rbm.dtype)
 
 
 class DoubledCD1:

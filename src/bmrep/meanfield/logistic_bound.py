@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import integrate, optimize
+from scipy.special import softplus
 
 __all__ = [
     "gaussian_cgf",
@@ -60,11 +61,11 @@ def gaussian_softplus_bound(xi, mean: float = 0.0, std: float = 1.0) -> np.ndarr
 def gaussian_softplus_expectation(mean: float = 0.0, std: float = 1.0) -> float:
     """Exact ``<ln(1 + e^z)>`` for z ~ N(mean, std^2), by adaptive quadrature."""
     if std <= 0:
-        return float(np.logaddexp(0.0, mean))
+        return float(softplus(mean))
 
     def integrand(u):
         z = mean + std * u
-        return np.logaddexp(0.0, z) * np.exp(-0.5 * u * u) / np.sqrt(2.0 * np.pi)
+        return softplus(z) * np.exp(-0.5 * u * u) / np.sqrt(2.0 * np.pi)
 
     val, _ = integrate.quad(integrand, -np.inf, np.inf, epsabs=1e-13, epsrel=1e-12)
     return float(val)

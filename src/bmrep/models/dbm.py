@@ -48,9 +48,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit, xlogy
+from scipy.special import expit, softplus, xlogy
 
-from bmrep.models.rbm import _float_dtype, sigmoid, softplus
+from bmrep.models.rbm import _float_dtype
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,7 +244,7 @@ def sample_base(dbm: DBM, n: int, rng: np.random.Generator, base_bias=None, dtyp
     D, F1, F2 = dbm.shape
     dtype = dbm.dtype if dtype is None else dtype
     a, a1, a2 = base_logits(dbm, base_bias)
-    return tuple((rng.random((n, x.size)) < sigmoid(x)).astype(dtype) for x in (a, a1, a2))
+    return tuple((rng.random((n, x.size)) < expit(x)).astype(dtype) for x in (a, a1, a2))
 
 
 # -- mean field and the variational bound (eq. 3) ----------------------------

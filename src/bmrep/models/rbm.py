@@ -15,8 +15,8 @@ uniform) and uniform on h.
 
 All functions accept a single state (1-d) or a batch of states (2-d, one per
 row) and are numerically safe for weights of magnitude 50 and more: every
-``log(1 + exp(x))`` is a softplus computed as ``max(x, 0) + log1p(exp(-|x|))``
-and every sigmoid uses ``exp(-|x|)``.
+``log(1 + exp(x))`` is ``scipy.special.softplus`` and every logistic function
+``scipy.special.expit``, both without overflow.
 
 Mutability: :class:`RBM` is a frozen dataclass (its fields cannot be
 reassigned), but its arrays are ordinary writable numpy arrays, and
@@ -29,19 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-
-def softplus(x: np.ndarray) -> np.ndarray:
-    """``log(1 + exp(x))`` without overflow."""
-    x = np.asarray(x)
-    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
-
-
-def sigmoid(x: np.ndarray) -> np.ndarray:
-    """Logistic function ``1 / (1 + exp(-x))`` without overflow."""
-    x = np.asarray(x)
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+from scipy.special import expit, softplus
 
 
 def _float_dtype(*arrays) -> np.dtype:
@@ -147,7 +135,7 @@ class RBM:
     def prob_h_given_v(self, v, beta: float = 1.0) -> np.ndarray:
         """``P(h_j = 1 | v) = sigmoid(beta (c_j + (vW)_j))``."""
         v = np.asarray(v, dtype=self.dtype)
-        return sigmoid(beta * (v @ self.W + self.c)).astype(self.dtype, copy=False)
+        return expit(beta * (v @ self.W + self.c)).astype(self.dtype, copy=False)
 
     def prob_v_given_h(self, h, beta: float = 1.0, base_bias=None) -> np.ndarray:
         """``P(v_i = 1 | h) = sigmoid(beta (b_i + (W h)_i) + (1 - beta) a_i)``, a = base_bias."""
@@ -155,7 +143,7 @@ class RBM:
         x = beta * (h @ self.W.T + self.b)
         if base_bias is not None and beta != 1.0:
             x = x + (1.0 - beta) * np.asarray(base_bias, dtype=self.dtype)
-        return sigmoid(x).astype(self.dtype, copy=False)
+        return expit(x).astype(self.dtype, copy=False)
 
 
 def _check_beta(beta) -> float:
@@ -230,8 +218,6 @@ def tempered_delta(rbm: RBM, v, h, base_bias=None) -> np.ndarray:
 
 __all__ = [
     "RBM",
-    "sigmoid",
-    "softplus",
     "tempered_free_energy_v",
     "tempered_free_energy_h",
     "tempered_log_unnormalized",

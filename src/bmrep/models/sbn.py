@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.special import softplus
 
 __all__ = [
     "SigmoidBeliefNetwork",
@@ -29,10 +30,6 @@ __all__ = [
     "random_layered_network",
     "layer_slices",
 ]
-
-
-def _softplus(x: np.ndarray) -> np.ndarray:
-    return np.logaddexp(0.0, x)
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,7 +108,7 @@ class SigmoidBeliefNetwork:
         """``ln P(S)`` of eq. (6) for full states (..., N) in {0, 1}: sum_i [S_i z_i - ln(1 + e^z_i)]."""
         s = np.asarray(states, dtype=np.float64)
         z = self.inputs(s)
-        return np.sum(s * z - _softplus(z), axis=-1)
+        return np.sum(s * z - softplus(z), axis=-1)
 
     def sample(self, n_samples: int, rng: np.random.Generator) -> np.ndarray:
         """Ancestral sampling, eq. (5): each unit in topological order given its parents."""

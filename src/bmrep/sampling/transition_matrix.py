@@ -12,10 +12,11 @@ compiled kernels). States are ordered as
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import expit
 
 from bmrep.models.exact import all_states
 from bmrep.models.exact.rbm import joint_probabilities
-from bmrep.models.rbm import RBM, sigmoid
+from bmrep.models.rbm import RBM
 
 
 def _layer_kernels(operator, p_on: np.ndarray) -> np.ndarray:
@@ -58,8 +59,8 @@ def sweep_transition_matrix(rbm: RBM, operator, beta: float = 1.0, base_bias=Non
     a = np.zeros(n) if base_bias is None else np.asarray(base_bias, dtype=np.float64)
     V = all_states(n).astype(np.float64)
     H = all_states(m).astype(np.float64)
-    KH = _layer_kernels(operator, sigmoid(beta * (V @ W + c)))  # [v, h, h']
-    KV = _layer_kernels(operator, sigmoid(beta * (H @ W.T + b) + (1.0 - beta) * a))  # [h', v, v']
+    KH = _layer_kernels(operator, expit(beta * (V @ W + c)))  # [v, h, h']
+    KV = _layer_kernels(operator, expit(beta * (H @ W.T + b) + (1.0 - beta) * a))  # [h', v, v']
     P = np.einsum("vhk,kvw->vhwk", KH, KV)
     return P.reshape(2 ** (n + m), 2 ** (n + m))
 

@@ -33,8 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from bmrep.models.rbm import sigmoid
+from scipy.special import expit
 
 
 def gamma_schedule(gamma0: float, t0: float | None = None) -> Callable[[int], float]:
@@ -75,7 +74,7 @@ def partition_gibbs_sweep(
     for i in range(n_bits):
         j = index ^ (1 << i)
         d = (log_p[j] - log_w[partition[j]]) - (log_p[index] - log_w[partition[index]])
-        if uniforms[i] < sigmoid(d):
+        if uniforms[i] < expit(d):
             index = j
     return index
 

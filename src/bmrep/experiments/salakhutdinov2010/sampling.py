@@ -11,11 +11,11 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from scipy.special import expit
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 
 from bmrep.models.dbm import DBM
-from bmrep.models.rbm import sigmoid
 from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
 from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule
@@ -85,7 +85,7 @@ def sample_sequences(dbm: DBM, cfg_s: dict, classify, seed: int):
                 last = ch
             if t > cfg_s["burn_in"]:
                 s = t - int(cfg_s["burn_in"])
-                pv = sigmoid(last.h1 @ dbm.W1.T + dbm.b)
+                pv = expit(last.h1 @ dbm.W1.T + dbm.b)
                 if s % int(cfg_s["gap"]) == 0:
                     images.append(pv)
                 if s % int(cfg_s["classify_every"]) == 0:

@@ -8,10 +8,9 @@ table of tiny models; the ground truth of the AIS and bound checks.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import logsumexp, softplus
 
 from ..dbm import DBM, base_logits, check_beta
-from ..rbm import softplus
 from . import all_states
 
 MAX_DBM_ENUM_UNITS = 20

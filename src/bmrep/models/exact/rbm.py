@@ -12,11 +12,10 @@ Carlson et al. (2016, eq. 2) is supported through ``beta`` and ``base_bias``.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import expit, logsumexp
 
 from ..rbm import (
     RBM,
-    sigmoid,
     tempered_free_energy_h,
     tempered_free_energy_v,
     tempered_log_unnormalized,
@@ -145,10 +144,10 @@ def sample_exact(rbm: RBM, n: int, rng: np.random.Generator) -> tuple[np.ndarray
     W = rbm.W.astype(np.float64)
     if nv <= nh:
         V = S
-        H = (rng.random((n, nh)) < sigmoid(V @ W + rbm.c)).astype(np.float64)
+        H = (rng.random((n, nh)) < expit(V @ W + rbm.c)).astype(np.float64)
     else:
         H = S
-        V = (rng.random((n, nv)) < sigmoid(H @ W.T + rbm.b)).astype(np.float64)
+        V = (rng.random((n, nv)) < expit(H @ W.T + rbm.b)).astype(np.float64)
     return V, H
 
 
@@ -190,7 +189,7 @@ def sample_exact_hidden_blocks(
         H[filled : filled + count] = states_range(start, start + lw.size, m, dtype=np.float64)[idx]
         filled += count
     H = H[rng.permutation(int(n))]  # the blocks' order is not a sample's
-    V = (rng.random((int(n), rbm.n_visible)) < sigmoid(H @ np.asarray(rbm.W, np.float64).T + rbm.b)).astype(np.float64)
+    V = (rng.random((int(n), rbm.n_visible)) < expit(H @ np.asarray(rbm.W, np.float64).T + rbm.b)).astype(np.float64)
     return V, H
 
 
@@ -225,14 +224,14 @@ def tempered_delta_moments(rbm: RBM, beta: float, base_bias=None) -> tuple[float
     log_w, cond_mean, cond_var = [], [], []
     for start in range(0, 2**k, 2**CHUNK_BITS):
         s = states_range(start, min(start + 2**CHUNK_BITS, 2**k), k, dtype=np.float64)
-        if n <= m:  # v enumerated: h_j | v ~ Bernoulli(sigmoid(beta x_j)), Delta = (b - a).v + h.x
+        if n <= m:  # v enumerated: h_j | v ~ Bernoulli(expit(beta x_j)), Delta = (b - a).v + h.x
             x = s @ W + c
             log_w.append(-tempered_free_energy_v(rbm, s, beta, a))
-            lin, g, p = s @ (b - a), x, sigmoid(beta * x)
-        else:  # h enumerated: v_i | h ~ Bernoulli(sigmoid(beta y_i + (1 - beta) a_i)), Delta = c.h + v.(y - a)
+            lin, g, p = s @ (b - a), x, expit(beta * x)
+        else:  # h enumerated: v_i | h ~ Bernoulli(expit(beta y_i + (1 - beta) a_i)), Delta = c.h + v.(y - a)
             y = s @ W.T + b
             log_w.append(-tempered_free_energy_h(rbm, s, beta, a))
-            lin, g, p = s @ c, y - a, sigmoid(beta * y + (1.0 - beta) * a)
+            lin, g, p = s @ c, y - a, expit(beta * y + (1.0 - beta) * a)
         cond_mean.append(lin + np.sum(p * g, axis=1))
         cond_var.append(np.sum(p * (1.0 - p) * g * g, axis=1))
     log_w = np.concatenate(log_w)
