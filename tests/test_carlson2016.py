@@ -32,9 +32,17 @@ def test_fig1_on_an_enumerable_rbm():
     df = fig1_seed(rbm, bb, settings, SEED, 3, exact_lz)
     assert set(df["seed"]) == {3} and len(df) == 2 * 6 * 20
     rb = df[df["variant"] == "RB"]
-    assert 1 <= rb["converged_at"].iloc[0] <= 6
+    # converged_at is the first iteration with max_k |r_k - c_k| < 0.1/K (r uniform), -1 if none; the
+    # occupancies start far from uniform (the initial log Z guesses are all log Z_1) and approach it
+    dev = rb.groupby("iteration")["c"].apply(lambda c: np.abs(c - 1 / 20).max())
+    met = dev.index[dev < 0.1 / 20]
+    assert rb["converged_at"].iloc[0] == (met.min() if len(met) else -1)
+    assert dev.iloc[0] > 0.3 and dev.iloc[-1] < 0.1 * dev.iloc[0]
+    # within 4 sd of the last iteration's error over 120 seed indices (sd 0.16 nats; |error| > 0.2 in
+    # 20% of them, and no convergence within 6 iterations in 19%: both were asserted here before and
+    # held for this seed only by its draws)
     last = rb[(rb["iteration"] == 6) & (rb["k"] == 20)].iloc[0]
-    assert abs(last["log_zhat"] - last["exact"]) < 0.2
+    assert abs(last["log_zhat"] - last["exact"]) < 0.65
     pd.testing.assert_frame_equal(df, fig1_seed(rbm, bb, settings, SEED, 3, exact_lz))  # keyed by the seed index
     other = fig1_seed(rbm, bb, settings, SEED, 4, exact_lz)
     assert not np.allclose(other["log_zhat"], df["log_zhat"])

@@ -300,3 +300,36 @@ def test_update_layer_without_betas_is_plain_gibbs_statistics():
     p = expit(field[0])
     z = (state.mean(0) - p) / np.sqrt(p * (1 - p) / 30000)
     assert np.all(np.abs(z) < 4.0), z
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_row_uniforms_give_independent_units_rows_and_chains(dtype):
+    """Each row's uniforms come from one 64-bit draw of the chain's stream (SplitMix64 outputs;
+    float32 units j and m + j share one output's halves): per-unit frequencies and every pair of
+    units -- within a row, the shared halves, successive rows, and neighbouring chains -- behave as
+    independent Bernoulli draws (z-scores, 200 chains x 150 rows)."""
+    n, n_chains, n_rows = 7, 200, 150  # odd n: the last float32 unit has no partner half
+    p = np.linspace(0.2, 0.8, n)
+    field = np.tile(np.log(p / (1 - p)), (n_chains, 1)).astype(dtype)
+    streams = ChainStreams.from_seed(6, "uniforms", n_chains=n_chains)
+    state = np.zeros((n_chains, n), dtype)
+    rows = np.empty((n_rows, n_chains, n))
+    for t in range(n_rows):
+        Gibbs().update_layer(state, field, streams)
+        rows[t] = state
+    x = rows - p  # centred draws, Var = p (1 - p)
+    sd = np.sqrt(p * (1 - p))
+    m = rows.shape[0] * rows.shape[1]
+    z_freq = x.reshape(m, n).mean(0) / (sd / np.sqrt(m))
+    assert np.all(np.abs(z_freq) < 4.5), z_freq
+
+    def z_corr(a, b, sa, sb):  # z of the mean product of two independent centred variables
+        prod = (a * b).reshape(-1)
+        return prod.mean() / (sa * sb / np.sqrt(prod.size))
+
+    zs = [z_corr(x[..., i], x[..., j], sd[i], sd[j]) for i in range(n) for j in range(i + 1, n)]
+    zs += [z_corr(x[1:, :, i], x[:-1, :, i], sd[i], sd[i]) for i in range(n)]  # successive rows
+    zs += [z_corr(x[:, 1:, i], x[:, :-1, i], sd[i], sd[i]) for i in range(n)]  # neighbouring chains
+    assert np.all(np.abs(zs) < 4.5), np.round(zs, 2)
+    # and the test is not blind: a copied unit is caught
+    assert abs(z_corr(x[..., 0], x[..., 0], sd[0], sd[0])) > 20
