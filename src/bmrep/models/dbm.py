@@ -51,6 +51,7 @@ import numpy as np
 from scipy.special import expit, softplus, xlogy
 
 from bmrep.models.rbm import _float_dtype
+from bmrep.special import logistic_
 
 
 @dataclass(frozen=True, eq=False)
@@ -276,16 +277,17 @@ def mean_field(dbm: DBM, V, n_iter: int = 5, damping: float = 0.0, tol: float | 
     V = np.asarray(V, dtype=dt)
     VW1 = V @ dbm.W1
     vW1 = VW1 + dbm.c1
+    # the compiled logistic (bmrep.special) in place of expit: this loop is most of a DBM update
     if init is None:
-        mu1 = expit(2.0 * VW1 + dbm.c1)
-        mu2 = expit(mu1 @ dbm.W2 + dbm.c2)
+        mu1 = logistic_(2.0 * VW1 + dbm.c1)
+        mu2 = logistic_(mu1 @ dbm.W2 + dbm.c2)
     else:
         mu1, mu2 = (np.array(m, dtype=dt) for m in init)
     for _ in range(int(n_iter)):
-        new1 = expit(vW1 + mu2 @ dbm.W2.T)
+        new1 = logistic_(vW1 + mu2 @ dbm.W2.T)
         if damping:
             new1 = damping * mu1 + (1.0 - damping) * new1
-        new2 = expit(new1 @ dbm.W2 + dbm.c2)
+        new2 = logistic_(new1 @ dbm.W2 + dbm.c2)
         if damping:
             new2 = damping * mu2 + (1.0 - damping) * new2
         if tol is not None:

@@ -1,5 +1,6 @@
-/* Row updates of the compiled kernels (bmrep.sampling._kernels): the exp of a
-   non-positive argument and one row of Gibbs / flip-the-state / blend updates.
+/* Row updates of the compiled kernels (bmrep.sampling._kernels): the row's
+   uniforms and one row of Gibbs / flip-the-state / blend updates (the exp of a
+   non-positive argument is ../_expn.h's).
    Included by _kernels.pyx; the module docstring there explains the scheme. */
 #ifndef BMREP_ROW_UPDATE_H
 #define BMREP_ROW_UPDATE_H
@@ -16,45 +17,7 @@
 #pragma GCC push_options
 #pragma GCC optimize ("no-trapping-math")
 
-/* exp(x) for x <= 0 (Cephes exp / expf: n = round(x / ln 2), r = x - n ln 2,
-   rational (double) or polynomial (float) approximation of exp(r), times 2^n
-   built in the exponent bits). Branch-free so loops over it vectorise. */
-static inline double bm_expn_d(double x) {
-    const double magic = 6755399441055744.0;             /* 1.5 * 2^52 */
-    double xc = x < -708.0 ? -708.0 : x;
-    double t = xc * 1.4426950408889634 + magic;          /* low bits hold round(x/ln2) */
-    double n = t - magic;
-    double r = xc - n * 6.93145751953125e-1;
-    r = r - n * 1.42860682030941723212e-6;
-    double rr = r * r;
-    double px = r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) * rr
-                     + 9.99999999999999999910e-1);
-    double qx = ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr
-                 + 2.27265548208155028766e-1) * rr + 2.00000000000000000009e0;
-    double e = 1.0 + 2.0 * px / (qx - px);
-    int64_t ti; memcpy(&ti, &t, 8);
-    uint64_t sb = (uint64_t)(ti - (int64_t)0x4338000000000000LL + 1023) << 52;
-    double scale; memcpy(&scale, &sb, 8);
-    e = e * scale;
-    return x < -708.0 ? 0.0 : e;
-}
-
-static inline float bm_expn_f(float x) {
-    const float magic = 12582912.0f;                     /* 1.5 * 2^23 */
-    float xc = x < -87.0f ? -87.0f : x;
-    float t = xc * 1.44269504088896341f + magic;
-    float n = t - magic;
-    float r = xc - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
-    float z = r * r;
-    float e = (((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
-                 + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f) * z + r + 1.0f;
-    int32_t ti; memcpy(&ti, &t, 4);
-    uint32_t sb = (uint32_t)(ti - (int32_t)0x4B400000 + 127) << 23;
-    float scale; memcpy(&scale, &sb, 4);
-    e = e * scale;
-    return x < -87.0f ? 0.0f : e;
-}
+#include "../_expn.h"      /* bm_expn_d, bm_expn_f: exp of x <= 0 */
 
 /* The uniforms of one row. One 64-bit draw from the chain's own stream (its
    PCG64 through numpy's bitgen_t) seeds a SplitMix64 sequence (Steele, Lea &
