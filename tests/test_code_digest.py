@@ -115,3 +115,12 @@ def test_every_rule_with_a_script_carries_its_code_digest():
                 f"{smk.name}: rule running {m.group(1)} lacks its code digest"
             )
     assert n >= 50
+
+
+def test_compiled_modules_bring_their_headers_and_pxd_files():
+    """A kernel edited only in its C header (or a shared .pxd) is changed code: its jobs rerun."""
+    ops = library_files(ROOT / "src/bmrep/sampling/operators.py")
+    names = {str(f.relative_to(PACKAGE_ROOT)) for f in ops}
+    assert {"sampling/_kernels.pyx", "sampling/_row_update.h", "_expn.h"} <= names
+    sbn = {str(f.relative_to(PACKAGE_ROOT)) for f in library_files(ROOT / "src/bmrep/meanfield/sbn_bound.py")}
+    assert {"meanfield/_sbn.pyx", "_cmath.pxd"} <= sbn and "_expn.h" not in sbn

@@ -4,7 +4,10 @@ Snakemake reruns a job when its script, inputs or params change, but it does
 not see the modules the script imports. Each rule therefore carries
 ``params: code=...``, the digest returned by :func:`source_digest`: a hash of
 the contents of every ``bmrep`` source file (``.py``, ``.pyx``) the
-script imports, directly or through other ``bmrep`` modules. Editing one of
+script imports, directly or through other ``bmrep`` modules, and of the C
+headers and ``.pxd`` files those compiled modules include (``cdef extern
+from "x.h"``, ``#include "x.h"``, ``from bmrep.x cimport ...``): a kernel
+edited only in its header is code that changed. Editing one of
 those files changes the param, and Snakemake reruns the job and everything
 downstream of it; editing an unrelated module leaves the job cached.
 
@@ -20,12 +23,17 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from functools import cache
 from pathlib import Path
 
 PACKAGE = "bmrep"
 PACKAGE_ROOT = Path(__file__).resolve().parent
 SOURCE_SUFFIXES = (".py", ".pyx")
+# what a compiled module pulls in besides imports: headers (relative to the including file) and .pxd files
+_EXTERN = re.compile(r'^\s*cdef\s+extern\s+from\s+"([^"<>]+)"', re.M)
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+_CIMPORT = re.compile(r"^\s*(?:from\s+(bmrep(?:\.\w+)+)\s+cimport|cimport\s+(bmrep(?:\.\w+)+))", re.M)
 
 
 def module_file(name: str, root: Path = PACKAGE_ROOT) -> Path | None:
@@ -81,6 +89,18 @@ def _imported_names(path: Path, root: Path) -> frozenset[str]:
     return frozenset(n for n in names if n == PACKAGE or n.startswith(PACKAGE + "."))
 
 
+@cache
+def _included_files(path: Path, root: Path) -> tuple[Path, ...]:
+    """The headers and ``.pxd`` files a ``.pyx`` or header includes that exist under ``root``."""
+    if path.suffix not in (".pyx", ".pxd", ".h"):
+        return ()
+    text = path.read_text(encoding="utf-8")
+    found = [path.parent / h for h in _EXTERN.findall(text) + _INCLUDE.findall(text)]
+    for a, b in _CIMPORT.findall(text):
+        found.append(root.joinpath(*(a or b).split(".")[1:]).with_suffix(".pxd"))
+    return tuple(f.resolve() for f in found if f.resolve().is_file() and f.resolve().is_relative_to(root))
+
+
 def _with_parents(name: str) -> list[str]:
     parts = name.split(".")
     return [".".join(parts[: i + 1]) for i in range(len(parts))]
@@ -92,12 +112,11 @@ def _closure(script: Path, root: Path) -> tuple[Path, ...]:
     todo = [script]
     while todo:
         path = todo.pop()
-        for name in _imported_names(path, root):
-            for mod in _with_parents(name):
-                f = module_file(mod, root)
-                if f is not None and f not in seen:
-                    seen.add(f)
-                    todo.append(f)
+        deps = [module_file(mod, root) for name in _imported_names(path, root) for mod in _with_parents(name)]
+        for f in [*deps, *_included_files(path, root)]:
+            if f is not None and f not in seen:
+                seen.add(f)
+                todo.append(f)
     return tuple(sorted(seen))
 
 
