@@ -188,3 +188,17 @@ def test_tempered_sweep_reuses_the_cached_hidden_field_without_changing_the_chai
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
     assert np.array_equal(runs[0][2], runs[1][2])
     assert np.unique(runs[0][2]).size > 10
+
+
+def test_a_sweep_without_delta_moves_the_chain_the_same_way():
+    """AIS and RAISE sweep with ``delta=False`` (they weight by log f): same states, no Delta computed."""
+    rbm = random_rbm(8, 5, 2.0, 16)
+    a = np.random.default_rng(17).normal(size=8)
+    states = []
+    for want in (True, False):
+        st = TemperedRBMChains.from_base(rbm, 6, ChainStreams.from_seed(4, n_chains=6), a)
+        out = [st.sweep(np.linspace(0.1, 1.0, 6), delta=want) for _ in range(15)]
+        assert all((d is None) != want for d in out)
+        states.append((st.v.copy(), st.h.copy()))
+    assert np.array_equal(states[0][0], states[1][0]) and np.array_equal(states[0][1], states[1][1])
+    assert 0 < states[0][0].mean() < 1

@@ -45,7 +45,7 @@ def rbm_annealing_model(rbm, base_bias=None, *, operator=None, dtype=np.float64,
         )
 
     def transition(state, beta):
-        state.sweep(beta)
+        state.sweep(beta, delta=False)  # the AIS weights use log f (h summed out), not Delta
         return state
 
     def log_f_pair(state, b0, b1):
