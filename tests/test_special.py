@@ -1,12 +1,12 @@
-"""bmrep.special: the compiled logistic function against scipy.special.expit."""
+"""bmrep.special: the compiled logistic and softplus functions against scipy.special.expit and softplus."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.special import expit
+from scipy.special import expit, softplus
 
-from bmrep.special import logistic_
+from bmrep.special import logistic_, softplus_, softplus_sum_
 
 
 @pytest.mark.parametrize(("dtype", "ulps"), [(np.float64, 3), (np.float32, 2)])
@@ -24,12 +24,45 @@ def test_logistic_is_expit_to_a_few_ulp_in_place(dtype, ulps):
     assert np.all(np.diff(out[np.argsort(y, kind="stable")]) >= 0)  # monotone
 
 
-def test_logistic_refuses_what_it_cannot_overwrite():
+@pytest.mark.parametrize("f", [logistic_, softplus_])
+def test_in_place_functions_refuse_what_they_cannot_overwrite(f):
     with pytest.raises(ValueError, match="C-contiguous"):
-        logistic_(np.zeros((4, 3)).T)
+        f(np.zeros((4, 3)).T)
     with pytest.raises(TypeError, match="float64 or float32"):
-        logistic_(np.zeros(3, np.int64))
+        f(np.zeros(3, np.int64))
     ro = np.zeros(3)
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="writeable"):
-        logistic_(ro)
+        f(ro)
+
+
+@pytest.mark.parametrize(("dtype", "ulps", "scale"), [(np.float64, 2, 1.0), (np.float64, 2, 8.0),
+                                                      (np.float64, 2, 300.0), (np.float32, 1, 30.0)])  # fmt: skip
+def test_softplus_is_scipys_to_a_few_ulp_in_place(dtype, ulps, scale):
+    """Relative error where softplus(x) is above 1e-300 (float32: 1e-37); below that, absolute (the
+    kernels' exp flushes exp(x < -708) to 0, an error under 3.3e-308)."""
+    x = np.random.default_rng(2).normal(0, scale, 200_000).astype(dtype)
+    exact = softplus(x.astype(np.float64))
+    out = softplus_(x.copy())
+    assert out.dtype == dtype
+    floor = 1e-300 if dtype == np.float64 else 1e-37
+    big = exact > floor
+    assert big.mean() > 0.5
+    err = np.abs(out[big] - exact[big]) / exact[big]
+    assert err.max() <= ulps * np.finfo(dtype).eps, err.max() / np.finfo(dtype).eps
+    assert np.abs(out[~big] - exact[~big]).max(initial=0.0) < (3.3e-308 if dtype == np.float64 else 1e-37)
+    assert np.all(np.diff(out[np.argsort(x, kind="stable")]) >= 0)  # monotone
+
+
+def test_softplus_at_the_edges():
+    x = np.array([0.0, -0.0, 1e-300, -1e-300, 36.0, 709.0, 1e308, np.inf, -745.0, -1e308, -np.inf, np.nan])
+    out = softplus_(x.copy())
+    np.testing.assert_array_equal(out[:7], [np.log(2), np.log(2), np.log(2), np.log(2), softplus(36.0), 709.0, 1e308])
+    assert out[7] == np.inf and np.all(out[8:11] == 0.0) and np.isnan(out[11])
+
+
+def test_softplus_sum_sums_the_last_axis_and_uses_up_its_argument():
+    x = np.random.default_rng(3).normal(0, 4, (7, 50))
+    t = x.copy()
+    np.testing.assert_allclose(softplus_sum_(t), softplus(x).sum(axis=1), rtol=1e-14)
+    np.testing.assert_allclose(t, softplus(x), rtol=4e-16)  # overwritten: callers pass a temporary

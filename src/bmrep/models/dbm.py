@@ -48,10 +48,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit, softplus, xlogy
+from scipy.special import expit, xlogy
 
 from bmrep.models.rbm import _float_dtype
-from bmrep.special import logistic_
+from bmrep.special import logistic_, softplus_sum_
 
 
 @dataclass(frozen=True, eq=False)
@@ -213,7 +213,7 @@ def tempered_log_f(dbm: DBM, v, h2, beta: float = 1.0, base_bias=None, field_h1=
     return (
         v @ (beta * dbm.b.astype(np.float64) + (1.0 - beta) * a)
         + h2 @ (beta * dbm.c2.astype(np.float64) + (1.0 - beta) * a2)
-        + softplus(beta * field_h1 + (1.0 - beta) * a1).sum(axis=-1)
+        + softplus_sum_(beta * field_h1 + (1.0 - beta) * a1)
     )
 
 
@@ -235,8 +235,8 @@ def tempered_log_f_h1(dbm: DBM, h1, beta: float = 1.0, base_bias=None, field_v=N
     f2 = np.asarray(field_h2, dtype=np.float64)
     return (
         h1 @ (beta * dbm.c1.astype(np.float64) + (1.0 - beta) * a1)
-        + softplus(beta * fv + (1.0 - beta) * a).sum(axis=-1)
-        + softplus(beta * f2 + (1.0 - beta) * a2).sum(axis=-1)
+        + softplus_sum_(beta * fv + (1.0 - beta) * a)
+        + softplus_sum_(beta * f2 + (1.0 - beta) * a2)
     )
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..models.rbm import tempered_delta
+from ..special import softplus_sum_
 from .operators import Gibbs
 
 __all__ = ["TemperedRBMChains"]
@@ -116,10 +117,8 @@ class TemperedRBMChains:
     def log_f(self, beta: float) -> np.ndarray:
         """``log sum_h f_beta(v, h)`` of every chain (float64)."""
         lin, base, neg_abs, buf = self._log_f_terms()
-        np.multiply(neg_abs, beta, out=buf)
-        np.exp(buf, out=buf)
-        np.log1p(buf, out=buf)
-        return beta * lin + (1.0 - beta) * base + buf.sum(axis=1)
+        np.multiply(neg_abs, beta, out=buf)  # softplus(-beta |x|) = log1p(exp(-beta |x|))
+        return beta * lin + (1.0 - beta) * base + softplus_sum_(buf)
 
     def log_f_pair(self, beta_a: float, beta_b: float):
         """``log f`` at two inverse temperatures (an AIS weight increment), sharing the per-state terms."""
