@@ -8,7 +8,9 @@ table of tiny models; the ground truth of the AIS and bound checks.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp, softplus
+from scipy.special import logsumexp
+
+from bmrep.special import softplus_sum_
 
 from ..dbm import DBM, base_logits, check_beta
 from . import all_states
@@ -44,8 +46,8 @@ def log_partition(dbm: DBM, beta: float = 1.0, base_bias=None) -> float:
         h1 = H[s : s + _CHUNK].astype(np.float64)
         t = (
             h1 @ (beta * c1 + (1.0 - beta) * a1)
-            + softplus(beta * (h1 @ W1.T + b) + (1.0 - beta) * a).sum(axis=1)
-            + softplus(beta * (h1 @ W2 + c2) + (1.0 - beta) * a2).sum(axis=1)
+            + softplus_sum_(beta * (h1 @ W1.T + b) + (1.0 - beta) * a)
+            + softplus_sum_(beta * (h1 @ W2 + c2) + (1.0 - beta) * a2)
         )
         parts.append(logsumexp(t))
     return float(logsumexp(parts))
@@ -62,7 +64,7 @@ def log_unnormalized_v(dbm: DBM, V) -> np.ndarray:
     base = V @ W1 + c1  # (n, F1)
     out = np.empty(V.shape[0])
     for i in range(V.shape[0]):
-        t = H2 @ c2 + softplus(base[i] + H2 @ W2.T).sum(axis=1)
+        t = H2 @ c2 + softplus_sum_(base[i] + H2 @ W2.T)
         out[i] = V[i] @ b + logsumexp(t)
     return out
 
