@@ -144,6 +144,8 @@ def test_table1_claims():
     p = d["table1/t_better_in_most_settings"].estimate
     assert (p.value, p.n, p.successes) == (pytest.approx(2 / 3), 3, 2)
     assert d["table1/t_better_in_most_settings"].verdict == "inconclusive"  # Wilson interval of 2/3 spans 0.5
+    # bas cd (0.5 +- 0.04) and bas pt (0.175 +- 0.048) are beyond 2 s.e. for T, mnist cd (-1, s.e. 0) for G
+    assert "over >= 4 repeats: T ahead in 2, G ahead in 1, 0 within" in p.details
     other_k = evaluate(
         claims({"learning": {"k": 1}}), Results(dict(results()), settings={"learning": {"k": 1}}, profile="default")
     )
