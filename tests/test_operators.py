@@ -221,6 +221,26 @@ def test_sweep_from_a_given_hidden_field_is_the_same_sweep(op, dtype):
         op.sweep(r, v, h, streams, hidden_field=np.zeros((9, 11), dtype))
 
 
+@pytest.mark.parametrize("op", OPERATORS, ids=lambda o: repr(o))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_untempered_rows_take_the_short_expression_with_the_same_bits(op, dtype):
+    """Without betas and base the kernel computes x = field + bias; with betas = 1 and a zero base
+    array it takes the general x = beta (field + bias) + (1 - beta) base: the same states to the bit."""
+    r = random_rbm(30, 12, 2.0, 9, weights="uniform").astype(dtype)
+    r.W[:, 0] = 0.0  # a unit whose log-odds is its bias alone
+    r.c[0] = 0.0  # ... and 0: probability exactly 1/2
+    runs = []
+    for general in (False, True):
+        streams = ChainStreams.from_seed(5, "short", n_chains=9)
+        v = streams.bernoulli(0.5, 30, dtype)
+        h = np.zeros((9, 12), dtype)
+        kw = dict(betas=np.ones(9, dtype), base_bias=np.zeros(30, dtype)) if general else {}
+        op.sweep(r, v, h, streams, n_sweeps=20, **kw)
+        runs.append((v, h))
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
+    assert 0 < runs[0][0].mean() < 1 and 0 < runs[0][1][:, 0].mean() < 1
+
+
 def test_chain_depends_only_on_its_own_stream():
     r = random_rbm(6, 5, 1.0, 8, weights="uniform")
     streams = ChainStreams.from_seed(2, "own", n_chains=10)

@@ -63,9 +63,47 @@ static inline void bm_uniforms_f(float *u, uint64_t key, Py_ssize_t n) {
     if (m > pairs) u[m - 1] = bm_unit_f((uint32_t)(bm_mix64(key + (uint64_t)m * BM_GOLDEN) >> 32));
 }
 
+/* The decisions of one row given its log-odds expression X (of i): Gibbs
+   (mode 0), flip-the-state (1), blend (2); branch-free and vectorised. */
+#define BM_ROW_DECISIONS(T, SFX, X)                                                   \
+    if (mode == 0) {                                                                  \
+        _Pragma("omp simd")                                                           \
+        for (i = 0; i < n; i++) {                                                     \
+            T xi = X;                                                                 \
+            T e = bm_expn_##SFX(xi >= zero ? -xi : xi);                               \
+            T num = xi >= zero ? one : e;       /* sigmoid(x) = num / (1 + e) */      \
+            s[i] = u[i] * (one + e) < num ? one : zero;                               \
+        }                                                                             \
+    } else if (mode == 1) {                                                           \
+        _Pragma("omp simd")                                                           \
+        for (i = 0; i < n; i++) {                                                     \
+            T xi = X;                                                                 \
+            T si = s[i];                                                              \
+            T d = si == zero ? xi : -xi;                                              \
+            T q = bm_expn_##SFX(d < zero ? d : zero);                                 \
+            q = d == zero ? half : q;                                                 \
+            s[i] = u[i] < q ? one - si : si;                                          \
+        }                                                                             \
+    } else {                                                                          \
+        _Pragma("omp simd")                                                           \
+        for (i = 0; i < n; i++) {                                                     \
+            T xi = X;                                                                 \
+            T si = s[i];                                                              \
+            T d = si == zero ? xi : -xi;                                              \
+            T e = bm_expn_##SFX(d > zero ? -d : d);                                   \
+            T qt = d > zero ? one : (d == zero ? half : e);                           \
+            T qg = (d > zero ? one : e) / (one + e);                                  \
+            T q = alpha * qt + (one - alpha) * qg;                                    \
+            s[i] = u[i] < q ? one - si : si;                                          \
+        }                                                                             \
+    }
+
 /* One row: u ~ U[0,1) per unit (above), then, fused and vectorised,
    x = beta (field + bias) + (1 - beta) base and the decision.
-   ``zeros`` (n zeros) stands in for a missing bias or base. */
+   ``zeros`` (n zeros) stands in for a missing bias or base. Untempered
+   (beta = 1, no base) x is field + bias: the same bits as the general
+   expression (1 (f + b) + 0 * 0; a -0 becomes +0, which every decision
+   treats alike), without its two products per unit (~7% of the updates). */
 #define BM_DEFINE_ROW(T, SFX)                                                         \
 __attribute__((target_clones("arch=x86-64-v4", "avx512f", "avx2", "default")))                          \
 static void bm_update_row_##SFX(T *s, const T *field, const T *bias, const T *base,   \
@@ -77,36 +115,10 @@ static void bm_update_row_##SFX(T *s, const T *field, const T *bias, const T *ba
     if (!base) base = zeros;                                                          \
     const uint64_t key = g->next_uint64(g->state);                                   \
     bm_uniforms_##SFX(u, key, n);                                                     \
-    if (mode == 0) {                                                                  \
-        _Pragma("omp simd")                                                           \
-        for (i = 0; i < n; i++) {                                                     \
-            T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \
-            T e = bm_expn_##SFX(xi >= zero ? -xi : xi);                               \
-            T num = xi >= zero ? one : e;       /* sigmoid(x) = num / (1 + e) */      \
-            s[i] = u[i] * (one + e) < num ? one : zero;                               \
-        }                                                                             \
-    } else if (mode == 1) {                                                           \
-        _Pragma("omp simd")                                                           \
-        for (i = 0; i < n; i++) {                                                     \
-            T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \
-            T si = s[i];                                                              \
-            T d = si == zero ? xi : -xi;                                              \
-            T q = bm_expn_##SFX(d < zero ? d : zero);                                 \
-            q = d == zero ? half : q;                                                 \
-            s[i] = u[i] < q ? one - si : si;                                          \
-        }                                                                             \
+    if (beta == one && base == zeros) {                                               \
+        BM_ROW_DECISIONS(T, SFX, field[i] + bias[i])                                  \
     } else {                                                                          \
-        _Pragma("omp simd")                                                           \
-        for (i = 0; i < n; i++) {                                                     \
-            T xi = beta * (field[i] + bias[i]) + omb * base[i];                       \
-            T si = s[i];                                                              \
-            T d = si == zero ? xi : -xi;                                              \
-            T e = bm_expn_##SFX(d > zero ? -d : d);                                   \
-            T qt = d > zero ? one : (d == zero ? half : e);                           \
-            T qg = (d > zero ? one : e) / (one + e);                                  \
-            T q = alpha * qt + (one - alpha) * qg;                                    \
-            s[i] = u[i] < q ? one - si : si;                                          \
-        }                                                                             \
+        BM_ROW_DECISIONS(T, SFX, beta * (field[i] + bias[i]) + omb * base[i])        \
     }                                                                                 \
 }
 BM_DEFINE_ROW(double, d)
