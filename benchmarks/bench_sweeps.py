@@ -22,7 +22,13 @@ from sklearn.neural_network import BernoulliRBM
 from threadpoolctl import threadpool_limits
 
 from bmrep.models.rbm import RBM
+from bmrep.runtime import keep_freed_memory
 from bmrep.sampling import ChainStreams, FlipTheState, Gibbs, _kernels
+
+# Measure under the malloc settings every pipeline job runs with (bmrep.runtime.setup_job):
+# without them each fresh 0.1-1 MB numpy temporary faults its pages in again, which
+# made a float64 AIS step look 1.6x its products instead of the jobs' 1.3x.
+keep_freed_memory()
 
 SIZES = [(784, 500, 100), (784, 10, 100), (16, 16, 30)]
 DTYPES = [np.float64, np.float32]
