@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.special import expit, softplus
 
-from bmrep.special import logistic_, softplus_, softplus_sum_
+from bmrep.special import exp_, log_, logistic_, softplus_, softplus_sum_
 
 
 @pytest.mark.parametrize(("dtype", "ulps"), [(np.float64, 3), (np.float32, 2)])
@@ -66,3 +66,41 @@ def test_softplus_sum_sums_the_last_axis_and_uses_up_its_argument():
     t = x.copy()
     np.testing.assert_allclose(softplus_sum_(t), softplus(x).sum(axis=1), rtol=1e-14)
     np.testing.assert_allclose(t, softplus(x), rtol=4e-16)  # overwritten: callers pass a temporary
+
+
+def test_exp_is_numpys_to_2_ulp_over_its_whole_range():
+    """The mean-field solver's exp (either sign): relative error where exp(x) is a normal number, absolute below."""
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.uniform(-745.0, 709.7, 200_000), rng.normal(0.0, 3.0, 200_000)])
+    exact = np.exp(x)
+    out = exp_(x.copy())
+    normal = exact >= np.finfo(np.float64).tiny
+    assert normal.mean() > 0.9
+    err = np.abs(out[normal] - exact[normal]) / exact[normal]
+    assert err.max() <= 2 * np.finfo(np.float64).eps, err.max() / np.finfo(np.float64).eps
+    assert np.abs(out[~normal] - exact[~normal]).max() <= 5e-324  # subnormals: within one step of the grid
+
+
+def test_exp_at_the_edges():
+    x = np.array([0.0, -0.0, 709.78, 709.79, 1e308, np.inf, -745.1, -745.2, -1e308, -np.inf, np.nan])
+    with np.errstate(over="ignore"):
+        np.testing.assert_array_equal(exp_(x.copy()), np.exp(x))  # overflow to inf, underflow to 0, the last subnormal
+
+
+def test_log_is_numpys_to_1_ulp_including_subnormals_and_edges():
+    rng = np.random.default_rng(4)
+    y = np.concatenate([np.exp(rng.uniform(-744.0, 709.0, 200_000)), rng.uniform(0.0, 3.0, 200_000),
+                        [5e-324, 1e-310, np.finfo(np.float64).tiny, np.finfo(np.float64).max]])  # fmt: skip
+    exact = np.log(y)
+    out = log_(y.copy())
+    err = np.abs(out - exact) / np.maximum(np.abs(exact), 1e-300)
+    assert err.max() <= np.finfo(np.float64).eps, err.max() / np.finfo(np.float64).eps
+    edges = np.array([0.0, -0.0, -1.0, 1.0, np.inf, -np.inf, np.nan, np.sqrt(0.5), np.sqrt(2.0), 2.0, 0.5])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.testing.assert_array_equal(log_(edges.copy()), np.log(edges))
+
+
+@pytest.mark.parametrize("f", [exp_, log_])
+def test_exp_and_log_take_float64_only(f):
+    with pytest.raises(TypeError, match="needs float64, got float32"):
+        f(np.ones(3, np.float32))

@@ -28,3 +28,4 @@ cdef struct Work:
     double* phi   # (N) <e^{(1-xi) z}> / (<e^{-xi z}> + <e^{(1-xi) z}>), eq. (33)
     const double* ew    # (E) e^{J_ij} (shared, read-only)
     double* stale # (N) 1 if la/lb hold only their difference (la to be recomputed)
+    double* buf   # (N) one unit's per-child values, for the vectorised log and logistic
