@@ -6,7 +6,8 @@ not see the modules the script imports. Each rule therefore carries
 the contents of every ``bmrep`` source file (``.py``, ``.pyx``) the
 script imports, directly or through other ``bmrep`` modules, and of the C
 headers and ``.pxd`` files those compiled modules include (``cdef extern
-from "x.h"``, ``#include "x.h"``, ``from bmrep.x cimport ...``): a kernel
+from "x.h"``, ``#include "x.h"``, ``from bmrep.x cimport ...``, and a
+module's own ``.pxd``, which Cython reads without being asked): a kernel
 edited only in its header is code that changed. Editing one of
 those files changes the param, and Snakemake reruns the job and everything
 downstream of it; editing an unrelated module leaves the job cached.
@@ -96,6 +97,8 @@ def _included_files(path: Path, root: Path) -> tuple[Path, ...]:
         return ()
     text = path.read_text(encoding="utf-8")
     found = [path.parent / h for h in _EXTERN.findall(text) + _INCLUDE.findall(text)]
+    if path.suffix == ".pyx":  # Cython reads a module's own .pxd without a cimport
+        found.append(path.with_suffix(".pxd"))
     for a, b in _CIMPORT.findall(text):
         found.append(root.joinpath(*(a or b).split(".")[1:]).with_suffix(".pxd"))
     return tuple(f.resolve() for f in found if f.resolve().is_file() and f.resolve().is_relative_to(root))

@@ -39,12 +39,6 @@ from libc.stdlib cimport free, malloc
 from bmrep._cmath cimport logaddexp as _logaddexp, sigmoid as _sigmoid, xlogx as _xlogx
 
 
-cdef extern from "../_expn.h":
-    double bm_exp_d(double x) noexcept nogil
-    void bm_exp_scaled_d(const double* w, double s, double* out, Py_ssize_t n) noexcept nogil
-    void bm_log_inplace_d(double* x, Py_ssize_t n) noexcept nogil
-    void bm_logistic_d(double* x, Py_ssize_t n) noexcept nogil
-
 cnp.import_array()
 
 
@@ -55,40 +49,35 @@ cdef void _eval_unit(const Net* net, Work* wk, const double* mu, Py_ssize_t i, d
     ``ln <e^{t z}>`` (eq. 22) is accumulated as a running product of the
     factors, folded into the logarithm whenever it leaves [1e-200, 1e200], so
     a unit costs one exp per parent and a few logs instead of two of each.
-    The exps of a unit's parents come first, in one vectorised pass (they
-    were a third of the solver's time one libm call at a time); the sums
-    after them keep their order.
+    The per-parent exps, factors and probabilities come first, in one
+    vectorised pass (one libm exp at a time they were a third of the
+    solver's time); the products and sums after them keep their order.
     """
-    cdef cnp.int64_t e, e0 = net.pptr[i], e1 = net.pptr[i + 1]
+    cdef cnp.int64_t e, k, e0 = net.pptr[i], e1 = net.pptr[i + 1]
     cdef double hi = net.h[i]
     cdef double la = -x * hi, lb = (1.0 - x) * hi, qa = 1.0, qb = 1.0
     cdef double mz = hi, ma = hi, mb = hi, va = 0.0, vb = 0.0
-    cdef double m, wj, a, b, dA, dB, pa, pb, phi
-    if e1 > e0:
-        bm_exp_scaled_d(&net.w[e0], -x, &wk.ea[e0], e1 - e0)
+    cdef double m, wj, pa, pb, phi
+    cdef double* M = wk.buf
+    cdef double* PA = wk.buf + net.n
+    cdef double* PB = wk.buf + 2 * net.n
+    sbn_parent_terms(mu, &net.epar[e0], &net.w[e0], x, &wk.ew[e0], &wk.ea[e0], &wk.eb[e0], &wk.da[e0],
+                     &wk.db[e0], M, PA, PB, e1 - e0)
+    # the sums in a loop of their own: with no call in it, the accumulators stay in registers
     for e in range(e0, e1):
-        m = mu[net.epar[e]]
-        wj = net.w[e]
-        a = wk.ea[e]
-        if fabs(wj) <= 700.0:
-            b = a * wk.ew[e]
-        else:
-            b = bm_exp_d((1.0 - x) * wj)
-        dA = (1.0 - m) + m * a
-        dB = (1.0 - m) + m * b
-        wk.eb[e] = b
-        wk.da[e] = dA
-        wk.db[e] = dB
-        qa *= dA
-        qb *= dB
+        qa *= wk.da[e]
+        qb *= wk.db[e]
         if not (1e-200 < qa < 1e200):
             la += log(qa)
             qa = 1.0
         if not (1e-200 < qb < 1e200):
             lb += log(qb)
             qb = 1.0
-        pa = m * a / dA
-        pb = m * b / dB
+    for k in range(e1 - e0):
+        wj = net.w[e0 + k]
+        m = M[k]
+        pa = PA[k]
+        pb = PB[k]
         mz += wj * m
         ma += wj * pa
         mb += wj * pb
@@ -138,38 +127,33 @@ cdef void _xi_step(const Net* net, Work* wk, const double* mu, double* xi) noexc
 cdef void _mu_sweep(const Net* net, Work* wk, double* mu, const double* xi) noexcept nogil:
     """Step (ii): one asynchronous sweep of the mean-field equation (25) over hidden units.
 
-    A changed mu_j moves each child's log-odds of phi_i (eq. 33) by one log
-    and its phi_i by one logistic: both run vectorised over j's children
-    (distinct units, so the passes may be split), the sums in their order.
+    The per-child terms run vectorised over j's children (distinct units, so
+    the passes may be split): K_ij and the field's terms, then for a changed
+    mu_j each child's factors, the log of eq. (33)'s log-odds increment and
+    its new phi_i; the sums keep their order.
     """
     cdef Py_ssize_t j, i
-    cdef cnp.int64_t k, e, c0, c1
-    cdef double f, K, mnew, na, nb
+    cdef cnp.int64_t k, c0, c1
+    cdef double f, mnew
     cdef double* buf = wk.buf
     for j in range(net.n):
         if net.vis[j]:
             continue
         f = wk.mz[j]
-        for k in range(net.cptr[j], net.cptr[j + 1]):
-            e = net.cedge[k]
-            i = net.echild[e]
-            K = (1.0 - wk.phi[i]) * (wk.ea[e] - 1.0) / wk.da[e] + wk.phi[i] * (wk.eb[e] - 1.0) / wk.db[e]
-            f += net.w[e] * (mu[i] - xi[i]) - K
+        c0 = net.cptr[j]
+        c1 = net.cptr[j + 1]
+        # f gains J_ij (mu_i - xi_i) - K_ij per child (eq. 25; K_ij of eq. 34)
+        sbn_child_terms(&net.cedge[c0], net.echild, net.w, wk.ea, wk.eb, wk.da, wk.db, wk.phi, mu, xi,
+                        buf, c1 - c0)
+        for k in range(c0, c1):
+            f += buf[k - c0]
         mnew = _sigmoid(f)
         if mnew == mu[j]:
             continue
-        c0 = net.cptr[j]
-        c1 = net.cptr[j + 1]
-        for k in range(c0, c1):
-            e = net.cedge[k]
-            i = net.echild[e]
-            wk.mz[i] += net.w[e] * (mnew - mu[j])
-            na = (1.0 - mnew) + mnew * wk.ea[e]
-            nb = (1.0 - mnew) + mnew * wk.eb[e]
-            buf[k - c0] = (nb / wk.db[e]) / (na / wk.da[e])
-            wk.da[e] = na
-            wk.db[e] = nb
-        # log-odds of phi_i (eq. 33) gains ln(nb/db) - ln(na/da): one log per edge
+        # children's <z_i> and factors (eq. 22) move; the log-odds of phi_i (eq. 33)
+        # gains ln(nb/db) - ln(na/da): one log per edge
+        sbn_child_update(&net.cedge[c0], net.echild, net.w, wk.ea, wk.eb, wk.da, wk.db, wk.mz,
+                         mnew, mnew - mu[j], buf, c1 - c0)
         bm_log_inplace_d(buf, c1 - c0)
         for k in range(c0, c1):
             i = net.echild[net.cedge[k]]
@@ -268,7 +252,7 @@ cdef void _set_work(Work* wk, double* buf, Py_ssize_t n, Py_ssize_t ne) noexcept
 
 
 cdef inline Py_ssize_t _work_size(Py_ssize_t n, Py_ssize_t ne) noexcept nogil:
-    return 4 * ne + 6 * n + 1
+    return 4 * ne + 8 * n + 1
 
 
 cdef void _exp_weights(const double* w, double* ew, Py_ssize_t ne) noexcept nogil:
