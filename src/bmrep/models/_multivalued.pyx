@@ -13,66 +13,36 @@ rows, so the results do not depend on the number of threads.
 """
 
 from cython.parallel import prange
-from libc.math cimport exp, expm1, fabs, isinf, log, log1p, tanh
+from libc.math cimport exp, expm1, fabs, isinf, log, log1p
 
-cdef double LN2 = 0.6931471805599453
+cdef extern from "_multivalued_phi.h":
+    void mv_log_phi(const double* x, double s, double* out, Py_ssize_t n) noexcept nogil
+    void mv_psi(const double* x, double s, double* out, Py_ssize_t n) noexcept nogil
 
-
-cdef inline double _log_sinhc(double a) noexcept nogil:
-    """ln(sinh(a) / a) for a >= 0, accurate to a few ulp everywhere."""
-    cdef double a2
-    if a < 0.1:
-        a2 = a * a
-        # Taylor series of ln(sinh a / a); next term ~ a^12 / 6.1e6
-        return a2 * (1.0 / 6.0 + a2 * (-1.0 / 180.0 + a2 * (1.0 / 2835.0
-                     + a2 * (-1.0 / 37800.0 + a2 * (1.0 / 467775.0)))))
-    # sinh a = e^a (1 - e^{-2a}) / 2
-    return a + log(-expm1(-2.0 * a)) - log(2.0 * a)
+ctypedef void (*_row_fn)(const double*, double, double*, Py_ssize_t) noexcept nogil
 
 
-cdef inline double _langevin(double y) noexcept nogil:
-    """coth(y) - 1/y, the derivative of ln(sinh(y)/y); odd in y."""
-    cdef double a = fabs(y), y2, r
-    if a < 0.1:
-        y2 = y * y
-        return y * (1.0 / 3.0 + y2 * (-1.0 / 45.0 + y2 * (2.0 / 945.0
-                    + y2 * (-1.0 / 4725.0 + y2 * (2.0 / 93555.0)))))
-    r = 1.0 / tanh(a) - 1.0 / a
-    return r if y > 0 else -r
-
-
-cdef inline double _log_phi(double x, double s) noexcept nogil:
-    cdef double a = fabs(x)
-    if isinf(s):
-        return LN2 + _log_sinhc(a)
-    if s == 1.0:
-        # ln(2 cosh a)
-        return a + log1p(exp(-2.0 * a))
-    return LN2 + _log_sinhc((s + 1.0) * a / s) - _log_sinhc(a / s)
-
-
-cdef inline double _psi(double x, double s) noexcept nogil:
-    if isinf(s):
-        return _langevin(x)
-    if s == 1.0:
-        return tanh(x)
-    return (s + 1.0) / s * _langevin((s + 1.0) * x / s) - _langevin(x / s) / s
+cdef void _rows(_row_fn f, const double[:, ::1] x, double s, double[:, ::1] out):
+    """``f`` over every element: in one call, or row by row on threads when the array is large."""
+    cdef Py_ssize_t i, n = x.shape[0], m = x.shape[1]
+    if n * m == 0:
+        return
+    if n * m <= 262144:
+        with nogil:
+            f(&x[0, 0], s, &out[0, 0], n * m)
+        return
+    for i in prange(n, nogil=True, schedule="static"):
+        f(&x[i, 0], s, &out[i, 0], m)
 
 
 def log_phi(const double[:, ::1] x, double s, double[:, ::1] out):
-    """``out = ln phi_s(x)`` elementwise (eq. 6; eq. 7 for ``s = inf``)."""
-    cdef Py_ssize_t i, j, n = x.shape[0], m = x.shape[1]
-    for i in prange(n, nogil=True, schedule="static", use_threads_if=n * m > 262144):
-        for j in range(m):
-            out[i, j] = _log_phi(x[i, j], s)
+    """``out = ln phi_s(x)`` elementwise (eq. 6; eq. 7 for ``s = inf``; ``_multivalued_phi.h``)."""
+    _rows(mv_log_phi, x, s, out)
 
 
 def psi(const double[:, ::1] x, double s, double[:, ::1] out):
-    """``out = psi_s(x) = d ln phi_s / dx`` elementwise (eq. 14)."""
-    cdef Py_ssize_t i, j, n = x.shape[0], m = x.shape[1]
-    for i in prange(n, nogil=True, schedule="static", use_threads_if=n * m > 262144):
-        for j in range(m):
-            out[i, j] = _psi(x[i, j], s)
+    """``out = psi_s(x) = d ln phi_s / dx`` elementwise (eq. 14; ``_multivalued_phi.h``)."""
+    _rows(mv_psi, x, s, out)
 
 
 cdef inline double _sample_continuous(double lam, double u) noexcept nogil:
