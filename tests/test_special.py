@@ -6,7 +6,17 @@ import numpy as np
 import pytest
 from scipy.special import expit, softplus
 
-from bmrep.special import exp_, log_, logistic_, softplus_, softplus_sum_
+from bmrep.special import (
+    affine_softplus_sum,
+    exp_,
+    log_,
+    logistic_,
+    positive_part_sum,
+    softplus_,
+    softplus_sum_,
+    tempered_pair_sums,
+    tempered_softplus_sum,
+)
 
 
 @pytest.mark.parametrize(("dtype", "ulps"), [(np.float64, 3), (np.float32, 2)])
@@ -104,3 +114,30 @@ def test_log_is_numpys_to_1_ulp_including_subnormals_and_edges():
 def test_exp_and_log_take_float64_only(f):
     with pytest.raises(TypeError, match="needs float64, got float32"):
         f(np.ones(3, np.float32))
+
+
+def test_row_sums_are_the_numpy_expressions_bit_for_bit():
+    # the log f terms of the tempered RBM and DBM families (AIS weights): compiled row by row, same bits
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        n = int(rng.integers(1, 20))
+        F = int(rng.choice([1, 7, 8, 100, 128, 129, 500, int(rng.integers(1, 1500))]))
+        x = (rng.normal(size=(n, F)) * rng.choice([0.1, 5.0, 100.0])).astype(rng.choice([np.float32, np.float64]))
+        beta, a = float(rng.random()), rng.normal(size=F)
+        x64 = np.asarray(x, np.float64)
+        np.testing.assert_array_equal(positive_part_sum(x), np.maximum(x64, 0.0).sum(axis=1))
+        np.testing.assert_array_equal(tempered_softplus_sum(x, beta), softplus_sum_(np.multiply(-np.abs(x64), beta)))
+        np.testing.assert_array_equal(
+            affine_softplus_sum(x, beta, (1.0 - beta) * a), softplus_sum_(beta * x64 + (1.0 - beta) * a)
+        )
+        beta2 = float(rng.random())
+        np.testing.assert_array_equal(
+            tempered_pair_sums(x, beta, beta2),
+            np.stack([positive_part_sum(x), tempered_softplus_sum(x, beta), tempered_softplus_sum(x, beta2)]),
+        )
+    x = np.array([[np.nan, 1.0, -2.0], [-0.0, -1.0, 3.0]])
+    np.testing.assert_array_equal(positive_part_sum(x), np.maximum(x, 0.0).sum(axis=1))  # NaN rows compare equal
+    with pytest.raises(TypeError, match="2-D float32 or float64"):
+        positive_part_sum(np.zeros(3))
+    with pytest.raises(TypeError, match="2-D float32 or float64"):
+        tempered_softplus_sum(np.zeros((2, 3), np.int64), 0.5)

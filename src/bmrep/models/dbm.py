@@ -51,7 +51,7 @@ import numpy as np
 from scipy.special import expit, xlogy
 
 from bmrep.models.rbm import _float_dtype
-from bmrep.special import logistic_, softplus_sum_
+from bmrep.special import affine_softplus_sum, logistic_, softplus_sum_
 
 
 @dataclass(frozen=True, eq=False)
@@ -209,11 +209,11 @@ def tempered_log_f(dbm: DBM, v, h2, beta: float = 1.0, base_bias=None, field_h1=
     h2 = np.asarray(h2, dtype=np.float64)
     if field_h1 is None:
         field_h1 = v @ dbm.W1.astype(np.float64) + h2 @ dbm.W2.T.astype(np.float64) + dbm.c1
-    field_h1 = np.asarray(field_h1, dtype=np.float64)
     return (
         v @ (beta * dbm.b.astype(np.float64) + (1.0 - beta) * a)
         + h2 @ (beta * dbm.c2.astype(np.float64) + (1.0 - beta) * a2)
-        + softplus_sum_(beta * field_h1 + (1.0 - beta) * a1)
+        # softplus_sum_(beta * float64(field_h1) + (1 - beta) a1), row by row without float64 copies
+        + affine_softplus_sum(field_h1, beta, (1.0 - beta) * a1)
     )
 
 

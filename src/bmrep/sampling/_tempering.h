@@ -6,6 +6,7 @@
 #ifndef BMREP_TEMPERING_H
 #define BMREP_TEMPERING_H
 #include <stddef.h>
+#include "../_pairwise.h"  /* bm_pairwise_sum: numpy's order of a row sum */
 
 #pragma GCC push_options
 #pragma GCC optimize ("no-trapping-math")
@@ -26,30 +27,6 @@ static void bm_shifted_logits_row(double d, const double *restrict betas, const 
     }
     if (nan) m = __builtin_nan("");
     for (ptrdiff_t k = 0; k < K; k++) out[k] = out[k] - m;
-}
-
-/* numpy's pairwise summation (@TYPE@_pairwise_sum of numpy's loops_utils.h.src, which ndarray.sum
-   uses along a contiguous axis, starting from 0): below 8 terms a plain loop, up to 128 terms eight
-   accumulators, beyond that two halves cut at a multiple of 8. */
-static double bm_pairwise_sum(const double *a, ptrdiff_t n) {
-    if (n < 8) {
-        double res = 0.0;
-        for (ptrdiff_t i = 0; i < n; i++) res = res + a[i];
-        return res;
-    }
-    if (n <= 128) {
-        double r[8];
-        ptrdiff_t i;
-        for (int j = 0; j < 8; j++) r[j] = a[j];
-        for (i = 8; i < n - (n % 8); i += 8)
-            for (int j = 0; j < 8; j++) r[j] = r[j] + a[i + j];
-        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; i++) res = res + a[i];
-        return res;
-    }
-    ptrdiff_t n2 = n / 2;
-    n2 -= n2 % 8;
-    return bm_pairwise_sum(a, n2) + bm_pairwise_sum(a + n2, n - n2);
 }
 
 /* a[k] /= sum(a) (numpy's order) */

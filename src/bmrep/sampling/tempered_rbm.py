@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..models.rbm import tempered_delta
-from ..special import softplus_sum_
+from ..special import positive_part_sum, tempered_pair_sums, tempered_softplus_sum
 from .operators import Gibbs
 
 __all__ = ["TemperedRBMChains"]
@@ -97,32 +97,31 @@ class TemperedRBMChains:
         return self._field
 
     def _log_f_terms(self):
-        """Per-state pieces of ``log f_beta(v)`` that do not depend on beta (computed once per sweep).
+        """Per-state pieces of ``log f_beta(v)`` that do not depend on beta: ``(b.v, a.v)`` (computed once per sweep).
 
         ``log f_beta(v) = beta (b.v + sum_j max(x_j, 0)) + (1 - beta) a.v + sum_j log1p(exp(-beta |x_j|))``
-        with ``x = c + v W``: one exp and one log1p per unit and beta.
+        with ``x = c + v W``: one exp and one log1p per unit and beta. The
+        row sums over x are compiled (:mod:`bmrep.special`), in float64
+        without (chains x units) copies of x: those evicted W from the cache
+        (a 784x500 AIS step: 3.0 -> 2.3 ms).
         """
         if self._terms is None:
-            x = np.asarray(self.hidden_field, np.float64)
             v64 = np.asarray(self.v, np.float64)
-            neg_abs = -np.abs(x)
-            self._terms = (
-                v64 @ np.asarray(self.rbm.b, np.float64) + np.maximum(x, 0.0).sum(axis=1),
-                v64 @ np.asarray(self.base_bias, np.float64),
-                neg_abs,
-                np.empty_like(neg_abs),
-            )
+            self._terms = (v64 @ np.asarray(self.rbm.b, np.float64), v64 @ np.asarray(self.base_bias, np.float64))
         return self._terms
 
     def log_f(self, beta: float) -> np.ndarray:
         """``log sum_h f_beta(v, h)`` of every chain (float64)."""
-        lin, base, neg_abs, buf = self._log_f_terms()
-        np.multiply(neg_abs, beta, out=buf)  # softplus(-beta |x|) = log1p(exp(-beta |x|))
-        return beta * lin + (1.0 - beta) * base + softplus_sum_(buf)
+        vb, base = self._log_f_terms()
+        x = self.hidden_field
+        return beta * (vb + positive_part_sum(x)) + (1.0 - beta) * base + tempered_softplus_sum(x, beta)
 
     def log_f_pair(self, beta_a: float, beta_b: float):
-        """``log f`` at two inverse temperatures (an AIS weight increment), sharing the per-state terms."""
-        return self.log_f(beta_a), self.log_f(beta_b)
+        """``log f`` at two inverse temperatures (an AIS weight increment), sharing one pass over the hidden field."""
+        vb, base = self._log_f_terms()
+        pos, sp_a, sp_b = tempered_pair_sums(self.hidden_field, beta_a, beta_b)
+        lin = vb + pos
+        return beta_a * lin + (1.0 - beta_a) * base + sp_a, beta_b * lin + (1.0 - beta_b) * base + sp_b
 
     def delta(self) -> np.ndarray:
         """``Delta(v, h) = -E(v, h) - a.v`` of the current chains (float64)."""
