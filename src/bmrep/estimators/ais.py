@@ -34,6 +34,16 @@ Optionally ``log_f_pair(state, beta_from, beta_to) -> (log_f_from, log_f_to)``
 evaluates both terms at once (a model can reuse one matrix product); the
 default calls ``log_f`` twice.
 
+Independent AIS replicates can run as one set of chains (blocks): with a
+matrix of ladders ``betas`` (K+1, B), column ``g`` is the ladder of the
+``g``-th of B equal blocks of consecutive runs, ``log_f``, ``log_f_pair``
+and ``transition`` receive the B blocks' betas of the step as a float64
+array (B,) instead of a float, and :func:`ais_log_weights` returns one
+:class:`AISRun` per block, each computed from its block's runs alone. A
+model that takes such arrays (the DBM family of
+:mod:`bmrep.estimators.dbm_ais`) shares its matrix products between the
+blocks, and nothing else.
+
 The RBM's family is :mod:`bmrep.estimators.rbm_ais`; both families give the
 four as a :class:`~bmrep.estimators.base.AnnealingModel`. For a DBM with layers
 (v, h1, h2), the usual choice (Salakhutdinov & Hinton 2009) is a state
@@ -126,6 +136,23 @@ class AISRun(EstimateResult):
     )  # (K,) sd over runs of each step's log-weight increment
 
 
+def _spread(inc: np.ndarray) -> float:
+    """Standard deviation over runs of one step's log-weight increments (0 for a single run)."""
+    return float(np.std(inc, ddof=1)) if inc.size > 1 else 0.0
+
+
+def _check_ladders(betas) -> np.ndarray:
+    """One ladder (K+1,) or a matrix (K+1, B) of ladders, one per block of runs, each checked (float64)."""
+    betas = np.asarray(betas, dtype=np.float64)
+    if betas.ndim != 2:
+        return check_betas(betas)
+    if betas.shape[1] < 1:
+        raise ValueError("a matrix of ladders needs at least one column")
+    for col in betas.T:
+        check_betas(col)
+    return betas
+
+
 def _default_pair(log_f):
     def pair(state, b0, b1):
         return log_f(state, b0), log_f(state, b1)
@@ -157,15 +184,21 @@ def anneal(
     a list, the running sum after every step is appended to it; if
     ``step_sd`` is a list, the standard deviation over runs of every step's
     increment is (the input of :func:`bmrep.sampling.ladders.adaptive_betas`).
+
+    ``betas`` (K+1, B) anneals B blocks of runs along their own ladders (see
+    the module docstring): the models get each step's betas as an array
+    (B,), and ``step_sd`` gets one list of B values per step, each over its
+    block's runs only, so a block's spread is the one its own run would have.
     """
     if log_f_pair is None:
         if log_f is None:
             raise ValueError("give log_f or log_f_pair")
         log_f_pair = _default_pair(log_f)
     acc = None
-    n_steps = betas.size - 1
+    n_steps = betas.shape[0] - 1
+    n_blocks = betas.shape[1] if betas.ndim == 2 else 0
     for j in track(range(1, n_steps + 1), "annealing steps"):
-        b_prev, b_cur = float(betas[j - 1]), float(betas[j])
+        b_prev, b_cur = (betas[k] if n_blocks else float(betas[k]) for k in (j - 1, j))
         if transition_first:
             state = transition(state, b_prev)
             lf_cur, lf_prev = log_f_pair(state, b_cur, b_prev)
@@ -177,7 +210,7 @@ def anneal(
                 state = transition(state, b_cur)
         acc = inc.copy() if acc is None else acc + inc
         if step_sd is not None:
-            step_sd.append(float(np.std(inc, ddof=1)) if inc.size > 1 else 0.0)
+            step_sd.append([_spread(x) for x in np.split(inc, n_blocks)] if n_blocks else _spread(inc))
         if partial is not None:
             partial.append(acc.copy())
     return acc, state
@@ -194,16 +227,19 @@ def ais_log_weights(
     log_f: Callable | None = None,
     log_f_pair: Callable | None = None,
     record_partial: bool = False,
-) -> AISRun:
+) -> AISRun | list[AISRun]:
     """Forward AIS with a model-agnostic interface (Neal 2001; Carlson et al. 2016 sec. 3.2).
 
     Parameters
     ----------
-    betas : array (K+1,)
+    betas : array (K+1,) or (K+1, B)
         Strictly increasing inverse temperatures from ``beta_0`` (the base,
         usually 0) to ``beta_K`` (usually 1). ``K - 1`` transitions are made.
+        A matrix gives one ladder per block of ``n_runs / B`` consecutive
+        runs (independent replicates in one set of chains, see the module
+        docstring; the model must take per-block betas).
     n_runs : int
-        Number of independent annealing runs (chains).
+        Number of independent annealing runs (chains), all blocks together.
     rng
         Passed unchanged to ``init_sample``; per-run streams keep results
         independent of threading.
@@ -216,13 +252,18 @@ def ais_log_weights(
 
     Returns
     -------
-    AISRun
+    AISRun, or a list of B AISRun for a matrix of ladders
         ``log_weights`` (n_runs,) are ``log Z_0 + log w``; ``estimate`` their
-        log-mean-exp, ``stderr`` its delta-method standard error.
+        log-mean-exp, ``stderr`` its delta-method standard error. A block's
+        record is computed from its own runs only (its ``state`` is that of
+        all the runs).
     """
-    betas = check_betas(betas)
+    betas = _check_ladders(betas)
     if n_runs < 1:
         raise ValueError(f"n_runs must be >= 1, got {n_runs}")
+    n_blocks = betas.shape[1] if betas.ndim == 2 else 0
+    if n_blocks and n_runs % n_blocks:
+        raise ValueError(f"{n_runs} runs do not split into {n_blocks} equal blocks")
     state = init_sample(int(n_runs), rng)
     partial = [] if record_partial else None
     sds: list = []
@@ -230,11 +271,31 @@ def ais_log_weights(
         betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, partial=partial, step_sd=sds
     )
     log_w = acc + float(log_z_base)
-    partial_log_z = None
-    if record_partial:
-        partial_log_z = np.array([float(log_z_base)] + [log_mean_exp(p + float(log_z_base)) for p in partial])
     if not np.all(np.isfinite(log_w)):
         raise FloatingPointError("non-finite AIS log weight; check log_f and the base distribution")
+    sds = np.asarray(sds, dtype=np.float64)
+    if not n_blocks:
+        return _run_record(log_w, betas, sds, partial, log_z_base, state)
+    m = n_runs // n_blocks
+    blocks = [slice(g * m, (g + 1) * m) for g in range(n_blocks)]
+    return [
+        _run_record(
+            log_w[s].copy(),
+            np.ascontiguousarray(betas[:, g]),
+            np.ascontiguousarray(sds[:, g]),
+            None if partial is None else [p[s] for p in partial],
+            log_z_base,
+            state,
+        )
+        for g, s in enumerate(blocks)
+    ]
+
+
+def _run_record(log_w, betas, step_sd, partial, log_z_base, state) -> AISRun:
+    """The :class:`AISRun` of one set of runs from its log weights, ladder, step spreads and partial sums."""
+    partial_log_z = None
+    if partial is not None:
+        partial_log_z = np.array([float(log_z_base)] + [log_mean_exp(p + float(log_z_base)) for p in partial])
     return AISRun(
         estimate=log_mean_exp(log_w),
         stderr=log_mean_exp_stderr(log_w),
@@ -247,7 +308,7 @@ def ais_log_weights(
         state=state,
         partial_log_z=partial_log_z,
         betas=betas,
-        step_sd=np.asarray(sds, dtype=np.float64),
+        step_sd=step_sd,
     )
 
 
@@ -263,7 +324,7 @@ def ais_log_partition(
     n_threads: int = 1,
     record_partial: bool = False,
     state: str | None = None,
-) -> AISRun:
+) -> AISRun | list[AISRun]:
     """AIS estimate of the log Z of an RBM or a DBM (Salakhutdinov & Murray 2008; Salakhutdinov & Hinton 2009).
 
     Carlson et al. (2016, sec. 3.2) for RBMs; for a DBM, over {v, h2} with h1
@@ -275,9 +336,11 @@ def ais_log_partition(
     model : bmrep.models.rbm.RBM or bmrep.models.dbm.DBM
     n_runs : int
         Number of annealing runs (chains); ``len(streams)`` must equal it.
-    betas : array
+    betas : array (K+1,), or (K+1, B) for a DBM
         Increasing inverse temperatures from 0 to 1
-        (:mod:`bmrep.sampling.ladders`); ``len(betas) - 2`` sweeps per run.
+        (:mod:`bmrep.sampling.ladders`); ``K - 1`` sweeps per run. A matrix
+        anneals B independent blocks of ``n_runs / B`` consecutive runs, each
+        along its column, in one set of chains (:func:`ais_log_weights`).
     streams : bmrep.sampling.ChainStreams
         One random stream per run.
     base_bias : optional
@@ -294,13 +357,15 @@ def ais_log_partition(
 
     Returns
     -------
-    AISRun
+    AISRun, or a list of B AISRun (one per block) for a matrix of ladders
     """
     options = {"operator": operator, "dtype": dtype, "n_threads": n_threads}
     if isinstance(model, DBM):
         family = dbm_annealing_model(model, base_bias, state="v_h2" if state is None else state, **options)
     elif state is not None:
         raise ValueError("state selects the annealed layers of a DBM; an RBM's AIS state is (v, h)")
+    elif np.ndim(betas) != 1:
+        raise ValueError("blocks of runs with their own ladders (a matrix of betas) are implemented for DBMs only")
     else:
         family = rbm_annealing_model(model, base_bias, **options)
     return ais_log_weights(betas, n_runs=n_runs, rng=streams, record_partial=record_partial, **family._asdict())

@@ -79,6 +79,11 @@ class ChainStreams:
             self._generators = [np.random.Generator(g) for g in self._bitgens]
         return self._generators[i]
 
+    @classmethod
+    def concatenate(cls, *streams: ChainStreams) -> ChainStreams:
+        """The chains of several ChainStreams, in order (a view: same generators, e.g. AIS replicates as one batch)."""
+        return cls(_bitgens=[g for s in streams for g in s.bit_generators])
+
     def subset(self, idx) -> ChainStreams:
         """Streams of the chains ``idx`` (a view: same generators)."""
         idx = np.arange(len(self))[idx]

@@ -13,10 +13,11 @@ import numpy as np
 import pandas as pd
 
 from bmrep.estimators.ais import ais_log_partition, effective_sample_size, log_mean_exp
-from bmrep.estimators.dbm_ais import data_base_biases
+from bmrep.estimators.dbm_ais import batch_rows_exact, data_base_biases
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling.ladders import adaptive_betas, piecewise_betas
+from bmrep.sampling.streams import ChainStreams
 
 from ...progress import track
 from .common import chain_streams, paper_rng
@@ -31,6 +32,11 @@ EXACT_MAX_HIDDEN1 = 16
 def snapshot_model(snapshots: dict, i: int) -> DBM:
     """The DBM of checkpoint ``i`` of the snapshots :func:`.train.train` returns."""
     return DBM(*(snapshots[k][i] for k in ("W1", "W2", "b", "c1", "c2")))
+
+
+def _chain_dtype(cfg_ais: dict):
+    """The dtype of the AIS chains (``cfg_ais["dtype"]``, float64 by default)."""
+    return {"float32": np.float32, "float64": np.float64}[cfg_ais.get("dtype", "float64")]
 
 
 def estimate_log_z(
@@ -49,32 +55,49 @@ def estimate_log_z(
     :func:`bmrep.estimators.ais.adaptive_betas` built from the pilot's
     increment spread. The returned run's ``betas`` is the ladder used.
     """
-    n_runs = int(cfg_ais["n_runs"])
-    dt = {"float32": np.float32, "float64": np.float64}[cfg_ais.get("dtype", "float64")]
-    d64 = dbm.astype(np.float64)
+    return ais_replicates(dbm, cfg_ais, base_bias, seed, [keys], state=state, record_partial=record_partial)[0]
 
-    def run(ladder, *more_keys, partial=False):
+
+def ais_replicates(
+    dbm: DBM, cfg_ais: dict, base_bias, seed: int, key_sets, *, state: str = "v_h2", record_partial: bool = False
+) -> list:
+    """One AIS estimate of log Z per key tuple of ``key_sets`` (:func:`estimate_log_z`), annealed together.
+
+    Replicate ``g`` runs on the streams ``chain_streams(seed, n_runs, "ais",
+    *key_sets[g], ...)`` as block ``g`` of ``len(key_sets) * n_runs`` chains:
+    the blocks share the matrix products, each has its own pilot and ladder
+    and its own statistics (:func:`bmrep.estimators.ais.ais_log_weights` with
+    a matrix of ladders; Neal 2001, Salakhutdinov & Murray 2008). A block's
+    run is bit for bit the run of its own where
+    :func:`bmrep.estimators.dbm_ais.batch_rows_exact` holds.
+    """
+    n_runs, dt = int(cfg_ais["n_runs"]), _chain_dtype(cfg_ais)
+    d64 = dbm.astype(np.float64)
+    n_rep = len(key_sets)
+
+    def run(ladders, *more_keys, partial=False):
+        streams = [chain_streams(seed, n_runs, "ais", *k, *more_keys) for k in key_sets]
+        # the replicates' streams in block order: every chain keeps the stream of its own run
+        joined = ChainStreams.concatenate(*streams)
         return ais_log_partition(
-            d64,
-            n_runs,
-            ladder,
-            chain_streams(seed, n_runs, "ais", *keys, *more_keys),
-            base_bias,
-            dtype=dt,
-            state=state,
-            record_partial=partial,
+            d64, n_rep * n_runs, ladders, joined, base_bias, dtype=dt, state=state, record_partial=partial
         )
+
+    def shared(ladder):  # the same ladder for every block
+        return np.repeat(ladder[:, None], n_rep, axis=1)
 
     n_betas = int(cfg_ais["n_betas"])
     schedule = cfg_ais.get("schedule", "piecewise")
     if schedule == "adaptive":
         n_pilot = max(10, int(round(float(cfg_ais.get("pilot_fraction", 0.1)) * n_betas)))
-        pilot = run(piecewise_betas(n_pilot), "pilot")
-        betas = adaptive_betas(pilot.betas, pilot.step_sd, n_betas, float(cfg_ais.get("uniform_mix", 0.1)))
-        return run(betas, "adaptive", partial=record_partial)
+        pilots = run(shared(piecewise_betas(n_pilot)), "pilot")
+        mix = float(cfg_ais.get("uniform_mix", 0.1))
+        # each replicate's ladder from its own pilot; all have n_betas values, so they stack into columns
+        ladders = np.stack([adaptive_betas(p.betas, p.step_sd, n_betas, mix) for p in pilots], axis=1)
+        return run(ladders, "adaptive", partial=record_partial)
     if schedule != "piecewise":
         raise ValueError(f"AIS schedule must be 'piecewise' or 'adaptive', got {schedule!r}")
-    return run(piecewise_betas(n_betas), partial=record_partial)
+    return run(shared(piecewise_betas(n_betas)), partial=record_partial)
 
 
 def reported_stderr(stderr: float, ess: float) -> float:
@@ -111,16 +134,21 @@ def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed
     """The final log Z of a model from ``n_replicates`` independent AIS replicates (spec, section 3, Evaluation).
 
     Each replicate is one AIS of :func:`estimate_log_z` with its own streams
-    (keys ``*keys, "replicate", j``). The combined estimate pools all the
-    replicates' runs (``log mean exp`` of every importance weight); its
-    standard error is the replicates' spread, ``sd(log Z_j) / sqrt(R)`` (NaN
-    for R = 1). A replicate's delta-method error is kept only where its ESS
-    is at least ``MIN_ESS_STDERR`` (:func:`reported_stderr`).
+    (keys ``*keys, "replicate", j``), bit for bit: they anneal as one batch
+    of chains (:func:`ais_replicates`) where the BLAS gives that the same
+    bits (:func:`bmrep.estimators.dbm_ais.batch_rows_exact`), else one after
+    the other. The combined estimate pools all the replicates' runs (``log
+    mean exp`` of every importance weight); its standard error is the
+    replicates' spread, ``sd(log Z_j) / sqrt(R)`` (NaN for R = 1). A
+    replicate's delta-method error is kept only where its ESS is at least
+    ``MIN_ESS_STDERR`` (:func:`reported_stderr`).
     """
-    reps = [
-        estimate_log_z(dbm, cfg_ais, base_bias, seed, *keys, "replicate", j, state=state)
-        for j in range(int(n_replicates))
-    ]
+    key_sets = [(*keys, "replicate", j) for j in range(int(n_replicates))]
+    if batch_rows_exact(dbm, int(cfg_ais["n_runs"]), len(key_sets), _chain_dtype(cfg_ais)):
+        # one batch: BLAS packs the weights once for all the replicates' chains, not once per replicate
+        reps = ais_replicates(dbm, cfg_ais, base_bias, seed, key_sets, state=state)
+    else:  # the BLAS sums a batch's rows otherwise than a replicate's: one after the other, same numbers
+        reps = [estimate_log_z(dbm, cfg_ais, base_bias, seed, *k, state=state) for k in key_sets]
     zs = np.array([r.estimate for r in reps])
     pooled = np.concatenate([r.log_weights for r in reps])
     return {
