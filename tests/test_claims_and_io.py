@@ -46,7 +46,7 @@ def test_report_front_page_is_valid_rst_with_coloured_verdicts():
 
     df = claims_frame(_decided())
     rst = render_report_front(df, "smoke", {"p": "Paper"}, "Intro text.")
-    html = publish_parts(rst, writer_name="html")["html_body"]
+    html = publish_parts(rst, writer="html")["html_body"]
     assert "Intro text." in html and 'id="verdicts"' in html
     assert html.count('class="verdict"') == 4
     assert "background:#f8d7da" in html  # not reproduced in red
