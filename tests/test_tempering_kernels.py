@@ -10,13 +10,11 @@ import numpy as np
 import pytest
 
 from bmrep.sampling._tempering import normalise_rows, sample_rows, shifted_logits
-from bmrep.sampling.simulated_tempering import sample_temperatures, temperature_conditional
+from bmrep.sampling.simulated_tempering import _temperature_logits, sample_temperatures, temperature_conditional
 
 
 def numpy_conditional(delta, betas, log_prior, log_zhat):
-    a = (np.asarray(log_prior, np.float64) - np.asarray(log_zhat, np.float64))[None, :] + np.asarray(
-        delta, np.float64
-    ).reshape(-1, 1) * np.asarray(betas, np.float64)[None, :]
+    a = _temperature_logits(delta, betas, log_prior, log_zhat)  # eq. 7's log-odds, the numpy definition
     a -= a.max(axis=1, keepdims=True)
     np.exp(a, out=a)
     a /= a.sum(axis=1, keepdims=True)

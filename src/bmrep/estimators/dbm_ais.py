@@ -230,17 +230,11 @@ def batch_rows_exact(dbm: DBM, n_runs: int, n_blocks: int, dtype=np.float64) -> 
     d = dbm.astype(dtype)
     rng = np.random.default_rng(0)  # a fixed probe, apart from every stream of the estimate
     v, h1, h2 = ((rng.random((n_runs * n_blocks, k)) < 0.5).astype(dtype) for k in d.shape)
-    products = (
-        lambda v, h1, h2: v @ d.W1,
-        lambda v, h1, h2: h2 @ d.W2.T,
-        lambda v, h1, h2: h1 @ d.W1.T,
-        lambda v, h1, h2: h1 @ d.W2,
-    )
-    for product in products:
-        batched = product(v, h1, h2)
+    for x, W in ((v, d.W1), (h2, d.W2.T), (h1, d.W1.T), (h1, d.W2)):
+        batched = x @ W
         for g in range(n_blocks):
             rows = slice(g * n_runs, (g + 1) * n_runs)
-            if not np.array_equal(batched[rows], product(v[rows].copy(), h1[rows].copy(), h2[rows].copy())):
+            if not np.array_equal(batched[rows], x[rows].copy() @ W):
                 return False
     return True
 
