@@ -146,6 +146,7 @@ def test_table1_claims():
     assert d["table1/t_better_in_most_settings"].verdict == "inconclusive"  # Wilson interval of 2/3 spans 0.5
     # bas cd (0.5 +- 0.04) and bas pt (0.175 +- 0.048) are beyond 2 s.e. for T, mnist cd (-1, s.e. 0) for G
     assert "over >= 4 repeats: T ahead in 2, G ahead in 1, 0 within" in p.details
+    assert "bas: T ahead in 2 of 2, " in p.details and "mnist: T ahead in 0 of 1, " in p.details  # per benchmark
     other_k = evaluate(
         claims({"learning": {"k": 1}}), Results(dict(results()), settings={"learning": {"k": 1}}, profile="default")
     )

@@ -25,6 +25,7 @@ def table(ais_shift=0.0, raise_shift=0.0, covered_ais=0.95, rts_sd=0.05, n=100, 
             cov[: int(round((covered_ais if method == "AIS" else 0.95) * n))] = 1.0
             for i in range(n):
                 rows.append({"model": model, "method": method, "sweeps": 1000, "replicate": i, "error": e[i],
+                             "stderr": np.nan if method == "TI-RB" else 0.1 + 0.01 * (i % 3),
                              "covered": np.nan if method == "TI-RB" else cov[i]})  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -49,6 +50,15 @@ def test_jensen_gap_reproduced_at_the_gap_and_not_far_from_it():
     r = d["calibration/trained_784x10/AIS/jensen_gap_1000"]
     assert r.verdict == "reproduced" and abs(r.estimate.value) < 1e-12  # mean error == -var/2 by construction
     assert d["calibration/trained_784x10/RAISE/jensen_gap_1000"].verdict == "reproduced"
+    # RAISE's rows say where its chains start and, given n_chains, each chain's own Jensen gap n s.e.^2 / 2
+    assert "chains start at MNIST test images" in d["calibration/trained_784x10/RAISE/jensen_gap_1000"].estimate.details
+    assert "start at exact samples" in d["calibration/random_784x10_w0.5/RAISE/jensen_gap_1000"].estimate.details
+    assert "RAISE" not in d["calibration/trained_784x10/AIS/jensen_gap_1000"].estimate.details
+    df = table()
+    gap = 50 * np.mean(df.loc[(df.model == "trained_784x10") & (df.method == "RAISE"), "stderr"] ** 2) / 2
+    rows = evaluate(claims({**SETTINGS, "n_chains": 50}), Results({"estimates": df}, SETTINGS, "default"))
+    with_n = {r.claim.id: r for r in rows}
+    assert f"n s.e.^2/2 = {gap:+.4f}" in with_n["calibration/trained_784x10/RAISE/jensen_gap_1000"].estimate.details
     d = decided(table(ais_shift=-0.5, raise_shift=0.02, raise_shift_random=0.05))
     r = d["calibration/trained_784x10/AIS/jensen_gap_1000"]
     assert r.verdict == "not reproduced" and abs(r.estimate.value + 0.5) < 1e-12

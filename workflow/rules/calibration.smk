@@ -130,7 +130,7 @@ rule calibration_claims:
         CONDA_ENV
     params:
         code=code_version("calibration/claims.py"),
-        settings=dict(models=CAL_MODELS, trained=CAL_TRAINED),
+        settings=dict(models=CAL_MODELS, trained=CAL_TRAINED, n_chains=CAL["n_chains"]),
         profile=PROFILE,
     script:
         "../scripts/calibration/claims.py"
