@@ -68,6 +68,16 @@ def _interrupt_after(ws: Path, n_finished: int, sig: int) -> None:
         assert proc.poll() is None, "the run ended before it could be interrupted"
         time.sleep(1.0)  # into the middle of the next job
         os.killpg(proc.pid, sig)
+        # Snakemake can miss a Ctrl-C: once (a fresh clone's make test, session 17) the SIGINT had no effect
+        # and the run went on to its end, with no "Terminating processes" line. A user presses Ctrl-C
+        # again; so does the test, every second until Snakemake says it is terminating.
+        for _ in range(30):
+            try:
+                proc.wait(timeout=1.0)
+                break
+            except subprocess.TimeoutExpired:
+                if sig == signal.SIGINT and "Terminating processes" not in (ws / "first_run.log").read_text():
+                    os.killpg(proc.pid, sig)
         proc.wait(timeout=120)
 
 
