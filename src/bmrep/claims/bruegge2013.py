@@ -127,8 +127,8 @@ def t_better_in_most_settings(r) -> Estimate:
     return proportion_estimate(wins, len(diff), f"{wins} of {len(diff)} settings (benchmark x algorithm x lr); "
                                f"beyond 2 s.e. over >= {reps} repeats: T ahead in {t_sig}, G ahead in {g_sig}, "
                                f"{len(diff) - t_sig - g_sig} within; {bench} (the paper: {TABLE1_UPDATES}). "
-                               "The settings are the paper's grid: more repeats of them do not add settings, "
-                               "sharper signs per setting (longer training) can decide it")  # fmt: skip
+                               "The settings are fixed by the design: more repeats add none; sharper signs "
+                               "per setting (longer training) can decide it")  # fmt: skip
 
 
 # --------------------------------------------------------------------- Table 2
