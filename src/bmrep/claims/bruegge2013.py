@@ -119,11 +119,14 @@ def t_better_in_most_settings(r) -> Estimate:
     t_sig, g_sig = int((diff > 2 * se).sum()), int((diff < -2 * se).sum())
     reps = int(d.count().min())
     runs = r["learning_runs"]
-    per_bench = (diff > 0).groupby(level="benchmark", sort=False).agg(["sum", "size"])
-    updates = runs.groupby("benchmark", sort=False)["n_updates"].agg(["min", "max"])
-    bench = "; ".join(f"{b}: T ahead in {int(per_bench.loc[b, 'sum'])} of {int(per_bench.loc[b, 'size'])}, "
-                      + (f"{u['min']}" if u["min"] == u["max"] else f"{u['min']}-{u['max']}") + " updates"
-                      for b, u in updates.iterrows() if b in per_bench.index)  # fmt: skip
+    ahead = (diff > 0).groupby(level="benchmark", sort=False).agg(["sum", "size"])
+    updates = runs.groupby("benchmark")["n_updates"].agg(["min", "max"])
+
+    def span(b):  # the updates the benchmark's runs made: one count, or a range (the curve setting runs longer)
+        lo, hi = updates.loc[b, "min"], updates.loc[b, "max"]
+        return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+    bench = "; ".join(f"{b}: T ahead in {int(n)} of {int(m)}, {span(b)} updates" for b, (n, m) in ahead.iterrows())
     return proportion_estimate(wins, len(diff), f"{wins} of {len(diff)} settings (benchmark x algorithm x lr); "
                                f"beyond 2 s.e. over >= {reps} repeats: T ahead in {t_sig}, G ahead in {g_sig}, "
                                f"{len(diff) - t_sig - g_sig} within; {bench} (the paper: {TABLE1_UPDATES}). "

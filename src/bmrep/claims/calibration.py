@@ -62,7 +62,8 @@ def jensen_gap(model: str, method: str, sweeps: int, trained: bool = False, n_ch
     sign = JENSEN_SIGN[method]
 
     def metric(r):
-        e = _rows(r, model, method, sweeps)["error"].to_numpy(np.float64)
+        rows = _rows(r, model, method, sweeps)
+        e = rows["error"].to_numpy(np.float64)
 
         def stat(x):
             return float(x.mean() - sign * x.var(ddof=1) / 2) if x.size > 1 else float("nan")
@@ -73,7 +74,7 @@ def jensen_gap(model: str, method: str, sweeps: int, trained: bool = False, n_ch
         if method == "RAISE":
             details += f"; RAISE's chains start at {RAISE_START[trained]}"
             if n_chains:
-                se = _rows(r, model, method, sweeps)["stderr"].to_numpy(np.float64)
+                se = rows["stderr"].to_numpy(np.float64)
                 gap = n_chains * np.mean(se**2) / 2
                 details += (f"; its log Z averages {n_chains} chains' log estimates, each with its own Jensen "
                             f"gap: n s.e.^2/2 = {gap:+.4f} from its stated errors")  # fmt: skip
