@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 from scipy.special import logsumexp, softplus
 
-from bmrep.models.exact import all_states, state_index
+from bmrep.models.exact import CACHED_ENUM_UNITS, all_states, state_chunk, state_index, states_range
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
 from testsystems import random_rbm
@@ -50,6 +50,23 @@ def test_log_partition_chunks_agree(monkeypatch):
     full = exact.log_partition(r)
     monkeypatch.setattr(exact, "CHUNK_BITS", 5)
     assert exact.log_partition(r) == pytest.approx(full, abs=1e-10)
+
+
+def test_state_chunks_are_the_enumeration_and_small_ones_are_built_once():
+    """log Z's blocks: the rows of all_states as float64; cached (read-only) up to CACHED_ENUM_UNITS units."""
+    n = CACHED_ENUM_UNITS
+    a = state_chunk(2**n - 300, 2**n - 100, n)
+    np.testing.assert_array_equal(a, all_states(n)[2**n - 300 : 2**n - 100])
+    assert a.dtype == np.float64 and not a.flags.writeable
+    assert state_chunk(2**n - 300, 2**n - 100, n) is a
+    big = state_chunk(5, 9, n + 1)  # larger enumerations are rebuilt (their blocks would not fit a cache)
+    np.testing.assert_array_equal(big, states_range(5, 9, n + 1))
+    assert state_chunk(5, 9, n + 1) is not big
+    # a 16x16 RBM's log Z (Brügge et al.'s benchmarks) is the same with the cached blocks as from fresh ones
+    r = random_rbm(16, 16, 0.5, 17, bias_scale=0.5)
+    first = exact.log_partition(r)
+    assert exact.log_partition(r) == first
+    assert first == pytest.approx(exact.log_partition(r, layer="hidden"), rel=1e-13)
 
 
 def test_log_likelihood_normalised():

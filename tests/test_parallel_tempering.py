@@ -6,6 +6,7 @@ from scipy import stats
 
 from bmrep.models.exact import state_index
 from bmrep.models.exact.rbm import joint_probabilities
+from bmrep.models.rbm import tempered_delta
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
@@ -87,3 +88,41 @@ def test_bad_arguments():
         ParallelTempering(Gibbs(), [0.0, 1.0], 1, 3, 2, 2, streams, rng(1, "x"))
     with pytest.raises(ValueError):
         ParallelTempering(Gibbs(), [0.0, 1.0], 0, 2, 2, 2, streams, rng(1, "x"))
+
+
+def _reference_swap_round(betas, v, h, d, u):
+    """One round of neighbour swaps as the paper's rule reads: pairs (0,1), (1,2), ... in order, numpy per pair."""
+    v, h, d = v.copy(), h.copy(), d.copy()
+    accepted = np.zeros(betas.size - 1, dtype=np.int64)
+    for i in range(betas.size - 1):
+        p = np.exp(np.minimum((betas[i] - betas[i + 1]) * (d[:, i + 1] - d[:, i]), 0.0))
+        idx = np.flatnonzero(u[:, i] < p)
+        accepted[i] += idx.size
+        for a in (v, h, d):
+            a[idx, i], a[idx, i + 1] = a[idx, i + 1].copy(), a[idx, i].copy()
+    return v, h, accepted
+
+
+@pytest.mark.parametrize("t, scale", [(3, 0.5), (5, 1.0), (10, 2.0)])
+def test_swap_round_is_the_sequential_rule_to_the_bit(t, scale):
+    """The compiled swap round moves the same states and counts the same swaps as pair-by-pair numpy."""
+    R, n, m = 40, 6, 5
+    rbm = random_rbm(n, m, scale, rng(2013, "test_pt", "round", t))
+    streams = ChainStreams.from_seed(2013, "test_pt", "round", t, n_chains=R * t)
+    pt = ParallelTempering(FlipTheState(), linear_betas(t), 1, R, n, m, streams, rng(2013, "test_pt", "round_swap", t))
+    total = np.zeros(t - 1, dtype=np.int64)
+    for _ in range(20):
+        pt.operator.sweep(rbm, pt.v, pt.h, pt.streams, betas=pt.chain_betas)
+        d = tempered_delta(rbm, pt.v, pt.h).reshape(R, t)
+        replay = np.random.Generator(type(pt.swap_rng.bit_generator)())  # the sampler's own next draws
+        replay.bit_generator.state = pt.swap_rng.bit_generator.state
+        want_v, want_h, want_acc = _reference_swap_round(
+            pt.betas, pt.v.reshape(R, t, n), pt.h.reshape(R, t, m), d, replay.random((R, t - 1))
+        )
+        before = pt.n_accepted.copy()
+        pt._swap(rbm)
+        np.testing.assert_array_equal(pt.v.reshape(R, t, n), want_v)
+        np.testing.assert_array_equal(pt.h.reshape(R, t, m), want_h)
+        np.testing.assert_array_equal(pt.n_accepted - before, want_acc)
+        total += want_acc
+    assert np.all(total > 0) and np.all(total < 20 * R)  # swaps both accepted and rejected on every pair

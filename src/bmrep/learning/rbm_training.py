@@ -43,10 +43,13 @@ def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
     r = rbm.astype(np.float64)
     hd = r.prob_h_given_v(vd)
     hm = r.prob_h_given_v(vm) if h_model is None else np.asarray(h_model, dtype=np.float64)
+    nd, nm = len(vd), len(vm)
+    # sum / n is numpy's mean to the bit (the same reduction, then one division), without its
+    # per-call overhead: on Brügge et al.'s 16x16 RBMs the four means were a fifth of an update
     return {
-        "W": vd.T @ hd / len(vd) - vm.T @ hm / len(vm),
-        "b": vd.mean(axis=0) - vm.mean(axis=0),
-        "c": hd.mean(axis=0) - hm.mean(axis=0),
+        "W": vd.T @ hd / nd - vm.T @ hm / nm,
+        "b": vd.sum(axis=0) / nd - vm.sum(axis=0) / nm,
+        "c": hd.sum(axis=0) / nd - hm.sum(axis=0) / nm,
     }
 
 

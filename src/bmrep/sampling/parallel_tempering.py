@@ -30,6 +30,7 @@ import numpy as np
 
 from ..models.exact import all_states
 from ..models.rbm import RBM, tempered_delta
+from . import _swaps
 from .transition_matrix import sweep_transition_matrix
 
 
@@ -122,6 +123,7 @@ class ParallelTempering:
             raise ValueError(f"v0 must have shape ({n_chains}, {n_visible}), got {v0.shape}")
         self.v = np.ascontiguousarray(v0)
         self.h = np.zeros((n_chains, n_hidden), dtype=dtype)
+        self._ladder_start = np.arange(self.n_replicas)[:, None] * self.t  # row of each ladder's first chain
         self.n_proposed = np.zeros(self.t - 1, dtype=np.int64)
         self.n_accepted = np.zeros(self.t - 1, dtype=np.int64)
 
@@ -142,19 +144,19 @@ class ParallelTempering:
     def _swap(self, rbm: RBM) -> None:
         R, t = self.n_replicas, self.t
         d = tempered_delta(rbm, self.v, self.h, self.base_bias).reshape(R, t)
-        v = self.v.reshape(R, t, -1)
-        h = self.h.reshape(R, t, -1)
         u = self.swap_rng.random((R, t - 1))
-        for i in range(t - 1):
-            p = swap_probability(self.betas[i], self.betas[i + 1], d[:, i], d[:, i + 1])
-            acc = u[:, i] < p
-            self.n_proposed[i] += R
-            self.n_accepted[i] += int(acc.sum())
-            if acc.any():
-                idx = np.flatnonzero(acc)
-                v[idx, i], v[idx, i + 1] = v[idx, i + 1].copy(), v[idx, i].copy()
-                h[idx, i], h[idx, i + 1] = h[idx, i + 1].copy(), h[idx, i].copy()
-                d[idx, i], d[idx, i + 1] = d[idx, i + 1].copy(), d[idx, i].copy()
+        # Pair (i, i+1) sees at position i the state that started the round at some j <= i (the swaps
+        # run in order), and at i+1 its own: the probabilities of all those cases at once, with
+        # swap_probability's own arithmetic; the compiled loop only follows which case occurs.
+        p = swap_probability(self.betas[:-1, None], self.betas[1:, None], d[:, None, :], d[:, 1:, None])
+        pos = np.empty((R, t), dtype=np.int_)
+        accepted = np.zeros(t - 1, dtype=np.int_)
+        _swaps.swap_round(np.ascontiguousarray(p), u, pos, accepted)
+        self.n_proposed += R
+        self.n_accepted += accepted
+        if accepted.any():
+            rows = (self._ladder_start + pos).ravel()
+            self.v[...], self.h[...] = np.take(self.v, rows, axis=0), np.take(self.h, rows, axis=0)
 
     def get_state(self) -> dict:
         """The chains, swap counts, streams and swap generator: all that :meth:`step` changes (checkpoints)."""

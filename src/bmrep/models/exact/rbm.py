@@ -20,7 +20,7 @@ from ..rbm import (
     tempered_free_energy_v,
     tempered_log_unnormalized,
 )
-from . import MAX_ENUM_UNITS, all_states, states_range
+from . import MAX_ENUM_UNITS, all_states, state_chunk, states_range
 
 CHUNK_BITS = 15
 
@@ -87,7 +87,7 @@ def log_partition(
     chunk = 2**chunk_bits
     parts = []
     for start in range(0, total, chunk):
-        states = states_range(start, min(start + chunk, total), k, dtype=np.float64)
+        states = state_chunk(start, min(start + chunk, total), k)
         parts.append(logsumexp(-free(states)))
     return float(logsumexp(parts))
 
