@@ -63,7 +63,7 @@ def test_work_size_and_scale_factor():
 
 def test_extrapolated_table_and_slurm_block():
     measured = pd.DataFrame(
-        [{"rule": "p_train", "jobs": 3, "cpu_s_mean": 60.0, "cpu_s_max": 90.0, "wall_s_max": 95.0, "rss_mb_max": 700.0}]
+        {"rule": "p_train", "cpu_s": [60.0, 30.0, 90.0], "rss_mb": [500.0, 700.0, 600.0], "outputs": [("x",)] * 3}
     )
     table = costs.extrapolate(
         measured,
@@ -84,6 +84,29 @@ def test_extrapolated_table_and_slurm_block():
     profile = "executor: slurm\n" + block + "jobs: 10\n"
     again = costs.replace_block(profile, costs.slurm_block(table.reset_index().assign(mem_mb=2000)))
     assert again.count(costs.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
+
+
+def test_jobs_of_per_benchmark_settings_scale_by_their_own_benchmark():
+    """A job whose outputs name its benchmark takes that benchmark's ratio; a job naming none, the largest."""
+    measured_config = {"p": {"n": {"bas": 6000, "mnist": 200}, "reps": 10}}
+    target_config = {"p": {"n": {"bas": 20000, "mnist": 20000}, "reps": 25}}
+    assert costs.entries(["p.n", "p.reps"], measured_config, target_config) == {"bas", "mnist"}
+    assert costs.job_entry(["results/p/learning/bas/cd_G/0.npz"], {"bas", "mnist"}) == "bas"
+    assert costs.job_entry(["results/p/bas/0.npz", "results/p/mnist/0.npz"], {"bas", "mnist"}) is None
+    assert costs.scale_factor(["p.n"], measured_config, target_config, "bas") == pytest.approx(20000 / 6000)
+    jobs = pd.DataFrame(
+        {
+            "rule": "p_learn",
+            "cpu_s": [30.0, 30.0, 6.0, 9.0],
+            "rss_mb": [300.0] * 4,
+            "outputs": [("r/bas/0.npz",), ("r/bas/1.npz",), ("r/mnist/0.npz",), ("r/summary.csv",)],
+        }
+    )
+    row = costs.extrapolate(jobs, {"p_learn": ["p.n"]}, measured_config, target_config, {"p_learn": 8}).iloc[0]
+    scaled = [30 * 20000 / 6000, 30 * 20000 / 6000, 6 * 100, 9 * 100]  # the last names no benchmark: the largest
+    assert row["paper_core_hours"] == pytest.approx(8 * sum(scaled) / 4 / 3600, abs=1e-3)
+    assert row["paper_cpu_h_per_job"] == pytest.approx(900 / 3600, abs=1e-4)
+    assert row["scale"] == pytest.approx(sum(scaled) / 75.0, abs=1e-3)
 
 
 def test_cost_scaling_names_real_rules_and_config_keys():

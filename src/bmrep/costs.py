@@ -18,6 +18,7 @@ the ``scaled_by`` column as what was assumed.
 
 from __future__ import annotations
 
+import ast
 import copy
 import math
 import re
@@ -31,6 +32,7 @@ import yaml
 from .config_check import deep_merge
 
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
+OUTPUTS = re.compile(r"INFO rule \S+, threads \d+, outputs (\[.*\])")
 USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d.]+) MB")
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
 MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
@@ -38,14 +40,24 @@ BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<
 
 
 def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
-    """One row per finished job from the logs under ``logs_dir``: rule, cpu_s, wall_s, rss_mb, log."""
+    """One row per finished job from the logs under ``logs_dir``: rule, cpu_s, wall_s, rss_mb, log, outputs."""
     rows = []
     for log in sorted(Path(logs_dir).rglob("*.log")):
         text = log.read_text(errors="replace")
-        rule, used = RULE.search(text), USED.findall(text)
+        rule, used, outs = RULE.search(text), USED.findall(text), OUTPUTS.search(text)
         if rule and used:
             cpu, wall, rss = map(float, used[-1])
-            rows.append({"rule": rule.group(1), "cpu_s": cpu, "wall_s": wall, "rss_mb": rss, "log": str(log)})
+            outputs = tuple(ast.literal_eval(outs.group(1))) if outs else ()
+            rows.append(
+                {
+                    "rule": rule.group(1),
+                    "cpu_s": cpu,
+                    "wall_s": wall,
+                    "rss_mb": rss,
+                    "log": str(log),
+                    "outputs": outputs,
+                }
+            )
     if not rows:
         raise FileNotFoundError(f"{logs_dir}: no job log with a resources line (run the profile first)")
     return pd.DataFrame(rows)
@@ -91,31 +103,54 @@ def work_size(value) -> float:
     return 1.0
 
 
-def _ratio(target, measured) -> float:
-    # Per-wildcard settings (a mapping per benchmark) scale each job differently: take the largest
-    # ratio, so the runtime asked of SLURM and the core-hours are upper estimates, never short.
+def _ratio(target, measured, entry: str | None = None) -> float:
+    # Per-wildcard settings (a mapping per benchmark) scale each job differently: a job's own entry
+    # when it is known, else the largest ratio, so that estimates are upper ones, never short.
     if isinstance(target, dict) and isinstance(measured, dict) and set(target) & set(measured):
+        if entry in target and entry in measured:
+            return _ratio(target[entry], measured[entry])
         return max(_ratio(target[k], measured[k]) for k in set(target) & set(measured))
     return work_size(target) / work_size(measured)
 
 
-def scale_factor(keys: list[str], measured: dict, target: dict) -> float:
-    """Product over ``keys`` of the target config's work over the measured config's (largest per-entry ratio).
+def entries(keys: list[str], measured: dict, target: dict) -> set[str]:
+    """The entries (e.g. benchmarks) of the per-entry settings among ``keys``: mapping keys both configs have."""
+    found: set[str] = set()
+    for k in keys:
+        k = k.removeprefix("1/")
+        prefix = k.split(".*", 1)[0]
+        a, b = _lookup(measured, prefix), _lookup(target, prefix)
+        if isinstance(a, dict) and isinstance(b, dict):
+            found |= set(a) & set(b)
+    return found
+
+
+def job_entry(outputs, candidates: set[str]) -> str | None:
+    """The one entry that a job's output paths name as a directory or file (``.../learning/bas/...``), else None."""
+    parts = {part for path in outputs for part in Path(path).parts}
+    named = candidates & parts
+    return named.pop() if len(named) == 1 else None
+
+
+def scale_factor(keys: list[str], measured: dict, target: dict, entry: str | None = None) -> float:
+    """Product over ``keys`` of the target config's work over the measured config's.
 
     A key written ``1/key`` divides instead (a period such as ``tt_every``).
-    Keys with a ``*`` segment (``bruegge2013.autocorr.models.*.n_steps``) are taken
-    per entry of the mapping at the star: their ratios multiply within an entry
-    (a key an entry lacks counts 1), and the largest entry's product is used.
+    A mapping per entry (``{bas: 6000, mnist: 200}``) gives ``entry``'s ratio,
+    or without an entry the largest. Keys with a ``*`` segment
+    (``bruegge2013.autocorr.models.*.n_steps``) are taken per entry of the
+    mapping at the star: their ratios multiply within an entry (a key an entry
+    lacks counts 1), and ``entry``'s product is used, or the largest.
     """
     inverse = [k[2:] for k in keys if k.startswith("1/")]  # work falls as the value rises (e.g. "every m updates")
     keys = [k for k in keys if not k.startswith("1/")]
     plain = [k for k in keys if "*" not in k]
-    factor = math.prod(_ratio(_lookup(target, k), _lookup(measured, k)) for k in plain)
-    factor /= math.prod(_ratio(_lookup(target, k), _lookup(measured, k)) for k in inverse)
+    factor = math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) for k in plain)
+    factor /= math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) for k in inverse)
     starred = [k for k in keys if "*" in k]
     if starred:
         prefix = starred[0].split(".*", 1)[0]
-        entries = set(_lookup(target, prefix)) & set(_lookup(measured, prefix))
+        common = set(_lookup(target, prefix)) & set(_lookup(measured, prefix))
 
         def entry_ratio(key: str, entry: str) -> float:
             concrete = key.replace("*", entry, 1)
@@ -124,7 +159,9 @@ def scale_factor(keys: list[str], measured: dict, target: dict) -> float:
             except KeyError:
                 return 1.0
 
-        factor *= max(math.prod(entry_ratio(k, e) for k in starred) for e in entries)
+        if entry in common:
+            return factor * math.prod(entry_ratio(k, entry) for k in starred)
+        factor *= max(math.prod(entry_ratio(k, e) for k in starred) for e in common)
     return factor
 
 
@@ -146,31 +183,42 @@ def job_counts(*snakemake_args: str) -> dict[str, int]:
     return counts
 
 
-def extrapolate(measured: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict):
-    """The cost table for the target profile (one row per rule it runs) and its SLURM resources."""
+def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict):
+    """The cost table for the target profile (one row per rule it runs) and its SLURM resources.
+
+    ``jobs`` is :func:`measure_jobs`' table. Each measured job is scaled by
+    its own factor: a rule whose work is set per entry (a benchmark's
+    updates) scales each job by the entry its outputs name (:func:`job_entry`;
+    the largest entry's ratio when they name none). The target's jobs are
+    assumed to fall on the entries as the measured ones do: its core-hours
+    are its job count times the mean scaled job, its SLURM runtime twice
+    the largest scaled job.
+    """
     rows = []
-    by_rule = measured.set_index("rule")
-    for rule, jobs in sorted(counts.items()):
-        if rule not in by_rule.index:
-            rows.append({"rule": rule, "paper_jobs": jobs, "scaled_by": "not measured"})
+    for rule, n_jobs in sorted(counts.items()):
+        d = jobs[jobs["rule"] == rule]
+        if d.empty:
+            rows.append({"rule": rule, "paper_jobs": n_jobs, "scaled_by": "not measured"})
             continue
-        m = by_rule.loc[rule]
         keys = scaling.get(rule, [])
-        f = scale_factor(keys, measured_config, target_config)
-        per_job = float(m["cpu_s_max"]) * f
+        candidates = entries(keys, measured_config, target_config)
+        outputs = d["outputs"] if "outputs" in d else [()] * len(d)
+        f = [scale_factor(keys, measured_config, target_config, job_entry(o, candidates)) for o in outputs]
+        scaled = d["cpu_s"].to_numpy() * f
+        per_job = float(scaled.max())
         rows.append(
             {
                 "rule": rule,
-                "measured_jobs": int(m["jobs"]),
-                "measured_cpu_s_per_job": round(float(m["cpu_s_mean"]), 2),
-                "measured_rss_mb": round(float(m["rss_mb_max"]), 1),
+                "measured_jobs": len(d),
+                "measured_cpu_s_per_job": round(float(d["cpu_s"].mean()), 2),
+                "measured_rss_mb": round(float(d["rss_mb"].max()), 1),
                 "scaled_by": " x ".join(keys) or "(same work)",
-                "scale": round(f, 3),
-                "paper_jobs": jobs,
+                "scale": round(float(scaled.sum() / max(d["cpu_s"].sum(), 1e-9)), 3),  # CPU-weighted over its jobs
+                "paper_jobs": n_jobs,
                 "paper_cpu_h_per_job": round(per_job / 3600, 4),
-                "paper_core_hours": round(jobs * float(m["cpu_s_mean"]) * f / 3600, 3),
+                "paper_core_hours": round(n_jobs * float(scaled.mean()) / 3600, 3),
                 "runtime_min": max(RUNTIME_FLOOR_MIN, math.ceil(RUNTIME_FACTOR * per_job / 60)),
-                "mem_mb": max(MEM_FLOOR_MB, math.ceil(MEM_FACTOR * float(m["rss_mb_max"]) / 100) * 100),
+                "mem_mb": max(MEM_FLOOR_MB, math.ceil(MEM_FACTOR * float(d["rss_mb"].max()) / 100) * 100),
             }
         )
     return pd.DataFrame(rows)
@@ -210,7 +258,7 @@ def main(argv: list[str]) -> int:
     paper = deep_merge(copy.deepcopy(default), yaml.safe_load(Path("config/paper.yaml").read_text()))
     scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
     table = extrapolate(
-        measure(argv[0]), scaling, default, paper, job_counts("all", "--configfile", "config/paper.yaml")
+        measure_jobs(argv[0]), scaling, default, paper, job_counts("all", "--configfile", "config/paper.yaml")
     )
     table.to_csv("config/costs.csv", index=False)
     slurm = Path("profiles/slurm/config.yaml")
