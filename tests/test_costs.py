@@ -30,17 +30,18 @@ def test_the_job_logs_its_resources_in_the_format_measure_reads(tmp_path, caplog
     assert cpu > 0 and wall > 0 and rss > 10  # a Python process with numpy imported
 
 
-def test_measure_groups_jobs_by_rule(tmp_path):
+def test_measure_jobs_reads_each_finished_jobs_rule_resources_and_outputs(tmp_path):
     _job_log(tmp_path / "a" / "0.log", "paper_train", 10.0, 11.0, 200.0)
     _job_log(tmp_path / "a" / "1.log", "paper_train", 30.0, 31.0, 300.0)
     _job_log(tmp_path / "b.log", "paper_fig", 1.0, 2.0, 100.0)
     (tmp_path / "unfinished.log").write_text("bmrep.x INFO rule x, threads 1, outputs []\n")
-    m = costs.measure(tmp_path).set_index("rule")
-    assert m.loc["paper_train", "jobs"] == 2 and m.loc["paper_train", "cpu_s_mean"] == 20.0
-    assert m.loc["paper_train", "cpu_s_max"] == 30.0 and m.loc["paper_train", "rss_mb_max"] == 300.0
-    assert "x" not in m.index
+    m = costs.measure_jobs(tmp_path)
+    train = m[m["rule"] == "paper_train"]
+    assert train["cpu_s"].tolist() == [10.0, 30.0] and train["rss_mb"].tolist() == [200.0, 300.0]
+    assert train["outputs"].tolist() == [("x",), ("x",)]
+    assert set(m["rule"]) == {"paper_train", "paper_fig"}  # the unfinished job has no resources line
     with pytest.raises(FileNotFoundError, match="no job log"):
-        costs.measure(tmp_path / "empty")
+        costs.measure_jobs(tmp_path / "empty")
 
 
 def test_work_size_and_scale_factor():

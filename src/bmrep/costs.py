@@ -63,22 +63,6 @@ def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def measure(logs_dir: str | Path) -> pd.DataFrame:
-    """One row per rule from the job logs under ``logs_dir``: jobs, CPU per job (mean, max), wall max, peak MB."""
-    return (
-        measure_jobs(logs_dir)
-        .groupby("rule")
-        .agg(
-            jobs=("cpu_s", "size"),
-            cpu_s_mean=("cpu_s", "mean"),
-            cpu_s_max=("cpu_s", "max"),
-            wall_s_max=("wall_s", "max"),
-            rss_mb_max=("rss_mb", "max"),
-        )
-        .reset_index()
-    )
-
-
 def _lookup(config: dict, dotted: str):
     node = config
     for part in dotted.split("."):
@@ -202,8 +186,7 @@ def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target
             continue
         keys = scaling.get(rule, [])
         candidates = entries(keys, measured_config, target_config)
-        outputs = d["outputs"] if "outputs" in d else [()] * len(d)
-        f = [scale_factor(keys, measured_config, target_config, job_entry(o, candidates)) for o in outputs]
+        f = [scale_factor(keys, measured_config, target_config, job_entry(o, candidates)) for o in d["outputs"]]
         scaled = d["cpu_s"].to_numpy() * f
         per_job = float(scaled.max())
         rows.append(
