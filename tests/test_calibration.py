@@ -9,7 +9,7 @@ import pytest
 from bmrep.experiments.calibration import estimators as est
 from bmrep.experiments.calibration.models import build_model, model_name, parse_model_name
 from bmrep.experiments.calibration.replicates import replicate_shard
-from bmrep.experiments.calibration.summary import calibration_summary
+from bmrep.experiments.calibration.summary import calibration_summary, which_estimator, with_corrected_raise
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
 from testsystems import random_rbm
@@ -128,7 +128,7 @@ def test_summary_on_a_constructed_table():
     rows += [{"model": "m", "group": "tempered", "method": "TI-RB", "sweeps": 100, "replicate": i, "estimate": 5.2,
               "stderr": np.nan, "exact": 5.0, "error": 0.2, "covered": np.nan, "cpu_seconds": 2.0}
              for i in range(40)]  # fmt: skip
-    s = calibration_summary(pd.DataFrame(rows)).set_index("method")
+    s = calibration_summary(pd.DataFrame(rows), n_chains=100).set_index("method")
     a = s.loc["AIS"]
     assert a["bias"] == pytest.approx(e_ais.mean()) and a["rmse"] == pytest.approx(np.sqrt(np.mean(e_ais**2)))
     assert a["sd"] == pytest.approx(e_ais.std(ddof=1)) and a["jensen_gap"] == pytest.approx(-(e_ais.var(ddof=1)) / 2)
@@ -137,3 +137,36 @@ def test_summary_on_a_constructed_table():
     t = s.loc["TI-RB"]
     assert t["rmse"] == pytest.approx(0.2) and np.isnan(t["coverage"]) and np.isnan(t["jensen_gap"])
     assert list(s.index) == ["AIS", "TI-RB"]  # the estimators' order, not alphabetical
+
+
+def test_corrected_raise_takes_each_chains_gap_off_and_the_summary_shows_the_prediction():
+    rng = np.random.default_rng(1)
+    e = rng.normal(0.3, 0.05, 30)
+    se = 0.07 + 0.01 * (np.arange(30) % 3)
+    rows = pd.DataFrame({"model": "m", "group": "RAISE", "method": "RAISE", "sweeps": 100, "replicate": range(30),
+                         "estimate": 5 + e, "stderr": se, "exact": 5.0, "error": e,
+                         "covered": (np.abs(e) <= 2 * se).astype(float), "cpu_seconds": 1.0})  # fmt: skip
+    full = with_corrected_raise(rows, n_chains=100)
+    c = full[full["method"] == "RAISE-corrected"]
+    np.testing.assert_allclose(c["error"], e - 100 * se**2 / 2)
+    np.testing.assert_array_equal(c["covered"], (np.abs(e - 100 * se**2 / 2) <= 2 * se).astype(float))
+    assert len(full) == 60 and (full[full["method"] == "RAISE"]["error"] == e).all()  # RAISE's own rows untouched
+    s = calibration_summary(full, n_chains=100).set_index("method")
+    assert list(s.index) == ["RAISE", "RAISE-corrected"]
+    assert s.loc["RAISE", "jensen_gap"] == pytest.approx(100 * np.mean(se**2) / 2)  # each chain's gap, not var/2
+    assert s.loc["RAISE-corrected", "bias"] == pytest.approx(np.mean(e - 100 * se**2 / 2))
+
+
+def test_which_estimator_names_the_most_accurate_trusted_one_per_budget():
+    s = pd.DataFrame([
+        {"model": "t", "method": "AIS", "sweeps": 1000, "rmse": 0.10, "coverage": 0.97},
+        {"model": "t", "method": "RTS", "sweeps": 1000, "rmse": 0.09, "coverage": 0.80},  # better, untrusted
+        {"model": "t", "method": "TI-RB", "sweeps": 1000, "rmse": 0.05, "coverage": np.nan},
+        {"model": "t", "method": "AIS", "sweeps": 3000, "rmse": 0.06, "coverage": 0.96},
+        {"model": "t", "method": "RTS", "sweeps": 3000, "rmse": 0.04, "coverage": 0.95},
+        {"model": "r", "method": "RTS", "sweeps": 1000, "rmse": 0.01, "coverage": 0.99},  # not a trained model
+    ])  # fmt: skip
+    text = which_estimator(s, ["t"])
+    assert text.startswith("On the trained models (t), at 1000 sweeps per chain trust AIS (RMSE 0.100")
+    assert "TI-RB is more accurate (RMSE 0.050) but states no error" in text
+    assert "at 3000 sweeps per chain trust RTS (RMSE 0.040" in text and text.count(".") >= 1

@@ -92,6 +92,11 @@ rule calibration_summary:
         summary=report(
             results("calibration/summary.csv"), caption="../report/calibration_summary.rst", category="calibration"
         ),
+        advice=report(
+            results("calibration/which_estimator.txt"),
+            caption="../report/calibration_which_estimator.rst",
+            category="calibration",
+        ),
         likelihoods=report(
             results("calibration/likelihoods.csv"),
             caption="../report/calibration_likelihoods.rst",
@@ -114,6 +119,7 @@ rule calibration_summary:
     params:
         code=code_version("calibration/summary.py"),
         caption=CAL_CAPTION,
+        trained=CAL_TRAINED,
         profile=PROFILE,
     script:
         "../scripts/calibration/summary.py"

@@ -8,8 +8,8 @@ import pandas as pd
 
 from .style import finish, use_style
 
-MARKERS = {"AIS": "o", "RAISE": "v", "RTS": "s", "TS": "D", "TI-riemann": "<", "TI-trapezoid": ">",
-           "TI-trapezoid-corrected": "^", "TI-RB": "P", "MBAR": "X"}  # fmt: skip
+MARKERS = {"AIS": "o", "RAISE": "v", "RAISE-corrected": "*", "RTS": "s", "TS": "D", "TI-riemann": "<",
+           "TI-trapezoid": ">", "TI-trapezoid-corrected": "^", "TI-RB": "P", "MBAR": "X"}  # fmt: skip
 
 
 def _panels(models):
@@ -24,7 +24,7 @@ def _panels(models):
     return fig, axes[: len(models)], axes[len(models)]
 
 
-def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str) -> None:
+def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str, note: str | None = None) -> None:
     """RMSE of log Z against exact (+- its standard error over replicates), one panel per model, log-log.
 
     Parameters
@@ -33,6 +33,9 @@ def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str) -> None:
         :func:`bmrep.experiments.calibration.summary.calibration_summary`'s table.
     x : {"sweeps", "cpu_seconds"}
         The abscissa: Gibbs sweeps per chain, or the mean CPU seconds of one run.
+    note : str, optional
+        A sentence drawn above the panels (the run's recommendation,
+        :func:`~bmrep.experiments.calibration.summary.which_estimator`).
     """
     use_style()
     models = list(dict.fromkeys(summary["model"]))
@@ -49,6 +52,8 @@ def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str) -> None:
         ax.set_xlabel("Gibbs sweeps per chain" if x == "sweeps" else "CPU seconds per run")
         ax.set_ylabel("RMSE of log Z (nats)")
     legend_ax.legend(*axes[0].get_legend_handles_labels(), loc="center", fontsize=8, title="estimator")
+    if note:
+        fig.suptitle(note, fontsize=9, wrap=True)
     fig.tight_layout()
     finish(fig, path, caption_text)
 

@@ -15,10 +15,9 @@ import pandas as pd
 
 from ...models.rbm import RBM
 from ...progress import track
-from . import GROUPS, SECTION
+from . import COVERAGE_Z, GROUPS, SECTION
 from .estimators import run_group
 
-COVERAGE_Z = 2.0  # the reported interval is estimate +- 2 stated standard errors (nominal 95 %)
 COLUMNS = ["model", "group", "method", "sweeps", "replicate", "estimate", "stderr", "exact", "error", "covered",
            "cpu_seconds"]  # fmt: skip
 
