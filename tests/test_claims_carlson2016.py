@@ -43,6 +43,15 @@ def _fig1(rb_err=0.1, ts_err=0.3, conv=3, n_iterations=10, seeds=(0,)):
     return pd.DataFrame(rows)
 
 
+def _fig1_main(err=0.01, init_err=-0.35, seeds=(0,), main_sweeps=(150, 1500)):
+    """The main run's checkpoints per seed: the last at ``err`` (+0.001 per seed), the iterations at ``init_err``."""
+    rows = [{"seed": s, "main_sweeps": m, "sweeps": 500 + m,
+             "log_z": 5.0 + err + 0.001 * s + (0.5 if m < max(main_sweeps) else 0),
+             "stderr": 0.05, "init_log_z": 5.0 + init_err, "exact": 5.0}
+            for s in seeds for m in main_sweeps]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 TI_RIEMANN_RULE = 4.0  # the Riemann rule's value in the constructed reference: bias +1 nat
 
 
@@ -115,7 +124,7 @@ def _fig5(move=5.0, gap=0.2, ais_se=0.05):
 
 def _tables(**over):
     fig3, truth = _fig3()
-    t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig2_estimates": _fig2(),
+    t = {"exact_check": _exact_check(), "fig1": _fig1(), "fig1_main": _fig1_main(), "fig2_estimates": _fig2(),
          "fig2_reference": _fig2_reference(), "fig3_estimates": fig3, "fig3_truth": truth,
          "fig4_estimates": _fig4(), "fig5": _fig5()}  # fmt: skip
     t.update(over)
@@ -178,13 +187,27 @@ def test_fig1_one_seed_is_inconclusive_and_seeds_decide():
     d = _decided()
     rb = d["carlson2016/fig1/rao_blackwell_reduces_error"]
     assert rb.estimate.value == pytest.approx(5 * (0.1 - 0.3) / math.sqrt(2)) and rb.verdict == INCONCLUSIVE
-    assert d["carlson2016/fig1/final_log_z"].estimate.value == pytest.approx(0.1)
+    assert d["carlson2016/fig1/final_log_z"].estimate.value == pytest.approx(0.01)
+    assert d["carlson2016/fig1/final_log_z"].verdict == INCONCLUSIVE  # one seed
     many = pd.concat([_fig1(rb_err=0.1 + 0.001 * s, seeds=[s]) for s in range(20)], ignore_index=True)
-    d = _decided(fig1=many)
+    d = _decided(fig1=many, fig1_main=_fig1_main(err=0.1, seeds=range(20)))
     assert d["carlson2016/fig1/rao_blackwell_reduces_error"].verdict == REPRODUCED
     assert d["carlson2016/fig1/rao_blackwell_reduces_error"].estimate.n == 20
     assert d["carlson2016/fig1/stops_within_10_iterations"].verdict == REPRODUCED
     assert d["carlson2016/fig1/final_log_z"].verdict == NOT_REPRODUCED  # 0.1 nats off, every seed
+
+
+def test_fig1_final_log_z_judges_the_main_run_and_reports_the_iterations():
+    d = _decided(fig1_main=_fig1_main(err=-0.01, init_err=-0.35, seeds=range(20)))["carlson2016/fig1/final_log_z"]
+    # the longest checkpoint is judged (the earlier one is 0.5 nats off), over the 20 seeds
+    assert d.estimate.value == pytest.approx(-0.01 + 0.001 * 9.5) and d.estimate.n == 20
+    assert d.verdict == REPRODUCED
+    assert "main run of 1500 sweeps" in d.details
+    assert "after the initial iterations alone -0.350 +- 0.000 nats" in d.details
+    assert (
+        "main run of 1500 sweeps"
+        in {c.id: c for c in claims(SETTINGS | {"fig1_main_sweeps": 1500})}["carlson2016/fig1/final_log_z"].statement
+    )
 
 
 def test_fig1_stopping_rule_needs_ten_iterations_to_say_no():

@@ -73,8 +73,8 @@ C16_READS = {
     ),
     "exact_check": ("exact_check", ("n_replicates",)),
     # a shard's repeats are its own param: the count and shard size do not rerun finished shards
-    "fig1_shard": ("fig1", ("K", "n_chains", "sweeps_per_iteration", "n_iterations")),
-    "fig1": ("fig1", ("n_hidden", "n_seeds", "K", "n_chains", "sweeps_per_iteration", "n_iterations")),
+    "fig1_shard": ("fig1", ("K", "n_chains", "sweeps_per_iteration", "n_iterations", "main_sweeps")),
+    "fig1": ("fig1", ("n_hidden", "n_seeds", "K", "n_chains", "sweeps_per_iteration", "n_iterations", "main_sweeps")),
     "fig2_shard": ("fig2", C16_FIG2_RUN),
     "fig2_reference": ("fig2", C16_FIG2_RUN + ("reference_factor",)),
     "fig2": ("fig2", ("n_repeats", "dim", "K", "n_chains", "separation", "weight", "base_scale")),
@@ -216,6 +216,7 @@ rule carlson2016_fig1_shard:
         data=data("mnist_binary.npz"),
     output:
         npz=results("carlson2016/shards/fig1/{shard}.npz"),
+        main=results("carlson2016/shards/fig1/{shard}_main.npz"),
     log:
         logs("carlson2016/fig1_shard_{shard}.log"),
     conda:
@@ -233,8 +234,10 @@ rule carlson2016_fig1_shard:
 rule carlson2016_fig1:
     input:
         shards=expand(rules.carlson2016_fig1_shard.output.npz, shard=C16_FIG1_SHARDS),
+        main=expand(rules.carlson2016_fig1_shard.output.main, shard=C16_FIG1_SHARDS),
     output:
         csv=results("carlson2016/fig1.csv"),
+        main=results("carlson2016/fig1_main.csv"),
         png=report(figures("carlson2016/fig1.png"), caption="../report/carlson2016_fig1.rst", category="carlson2016"),
     log:
         logs("carlson2016/fig1.log"),
@@ -337,6 +340,7 @@ rule carlson2016_claims:
     input:
         exact_check=rules.carlson2016_exact_check.output.csv,
         fig1=rules.carlson2016_fig1.output.csv,
+        fig1_main=rules.carlson2016_fig1.output.main,
         fig2_estimates=rules.carlson2016_fig2.output.estimates,
         fig2_reference=rules.carlson2016_fig2.output.reference,
         fig3_estimates=rules.carlson2016_fig3.output.estimates,
@@ -351,7 +355,7 @@ rule carlson2016_claims:
         CONDA_ENV
     params:
         code=code_version("carlson2016/claims.py"),
-        settings=dict(fig3_models=list(C16_FIG3_MODELS)),
+        settings=dict(fig3_models=list(C16_FIG3_MODELS), fig1_main_sweeps=C16["fig1"]["main_sweeps"]),
         profile=PROFILE,
     script:
         "../scripts/carlson2016/claims.py"

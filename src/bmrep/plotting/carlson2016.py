@@ -33,16 +33,22 @@ def _mean_se(df: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
     return out
 
 
-def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6, 8), seed: int | None = None) -> None:
+def plot_fig1(
+    df: pd.DataFrame, main: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6, 8), seed: int | None = None
+) -> None:
     """Fig. 1: one seed's log Zhat_k and log c_k per iteration (RB, TS) and, over all seeds, the errors.
 
     Columns 1-2: with (RB) and without (TS) Rao-Blackwellization for one
     seed (the first, unless ``seed``), as in the paper. Column 3, mean +- s.e.
     over seeds: the RMS error of log Zhat_k over k against exact, and the
     stopping statistic ``K max_k |r_k - c_k|`` (the rule stops below 0.1).
+    Column 4: the error of log Z_K (beta = 1) against the sweeps per chain,
+    through the initial iterations and the RB chains' main run (``main``,
+    :func:`bmrep.experiments.carlson2016.fig1.fig1_seed`), mean +- s.e. over
+    seeds, and every seed's error after the iterations and after the main run.
     """
     use_style()
-    fig, axes = plt.subplots(2, 3, figsize=(13, 6.5))
+    fig, axes = plt.subplots(2, 4, figsize=(17, 6.5))
     seeds = sorted(df["seed"].unique())
     one = df[df["seed"] == (seeds[0] if seed is None else seed)]
     its = [i for i in iterations if i <= df["iteration"].max()]
@@ -92,7 +98,34 @@ def plot_fig1(df: pd.DataFrame, path, caption_text: str, iterations=(1, 2, 4, 6,
     for ax in (ax_e, ax_s):
         _plain_log(ax, "y")
         ax.legend(fontsize=7)
+    _fig1_log_z_k(axes[0, 3], axes[1, 3], df, main, len(seeds))
+    fig.tight_layout()
     finish(fig, path, caption_text)
+
+
+def _fig1_log_z_k(ax_t, ax_d, df: pd.DataFrame, main: pd.DataFrame, n_seeds: int) -> None:
+    """Fig. 1, column 4: log Z_K's error through the initial iterations and the main run, and per seed."""
+    K, n_it = int(df["k"].max()), int(df["iteration"].max())
+    per_it = int((main["sweeps"] - main["main_sweeps"]).iloc[0]) // n_it
+    last = df[df["k"] == K].assign(err=lambda d: d["log_zhat"] - d["exact"], sweeps=lambda d: d["iteration"] * per_it)
+    for variant, label in (("RB", "initial iterations, RB"), ("TS", "initial iterations, TS")):
+        e = _mean_se(last[last["variant"] == variant], ["sweeps"], "err")
+        band(ax_t, e["sweeps"], e["mean"], e["se"], label, marker="o", ms=3)
+    m = _mean_se(main.assign(err=main["log_z"] - main["exact"]), ["sweeps"], "err")
+    band(ax_t, m["sweeps"], m["mean"], m["se"], "main run (RTS, Zhat frozen)", marker="s", ms=4, color="k")
+    ax_t.axhline(0.0, color="0.5", lw=1)
+    ax_t.axvline(n_it * per_it, color="0.5", ls=":", lw=1)
+    ax_t.set_title(f"log Z_K - exact, {n_seeds} seeds")
+    ax_t.set_xlabel("sweeps per chain")
+    ax_t.set_ylabel("nats (mean +- s.e.)")
+    ax_t.legend(fontsize=7)
+    final = main[main["main_sweeps"] == main["main_sweeps"].max()]
+    groups = [final["init_log_z"] - final["exact"], final["log_z"] - final["exact"]]
+    ax_d.boxplot(groups, showmeans=True)
+    ax_d.set_xticks([1, 2], [f"after {n_it} iterations", f"+ main run of {int(final['main_sweeps'].iloc[0])}"])
+    ax_d.axhline(0.0, color="0.5", lw=1)
+    ax_d.set_title("log Z_K - exact per seed")
+    ax_d.set_ylabel("nats")
 
 
 def _rmse_panel(ax, df, x, methods, ylabel, logy=True):

@@ -1,4 +1,4 @@
-"""Fig. 1: RTS initial iterations on the 784-10 MNIST RBM over seeds (aggregate of the shards)."""
+"""Fig. 1: RTS initial iterations on the 784-10 MNIST RBM over seeds, and the main run (aggregate of the shards)."""
 
 from bmrep.experiments.carlson2016.shards import concat_frames
 from bmrep.io import load_npz, write_csv
@@ -9,14 +9,17 @@ from bmrep.runtime import setup_job
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
 df = concat_frames(load_npz(p) for p in sm.input.shards).sort_values(["seed", "variant", "iteration", "k"])
+main = concat_frames(load_npz(p) for p in sm.input.main).sort_values(["seed", "main_sweeps"])
 write_csv(sm.output.csv, df)
+write_csv(sm.output.main, main)
 plot_fig1(
     df,
+    main,
     sm.output.png,
     caption(
         sm.params.profile,
         model=f"784x{cfg['n_hidden']}",
-        **configured(cfg, "n_seeds", "K", "n_chains", "sweeps_per_iteration"),
+        **configured(cfg, "n_seeds", "K", "n_chains", "sweeps_per_iteration", "main_sweeps"),
         base=sm.params.base,
     ),
 )
