@@ -31,14 +31,17 @@ from bmrep.sampling.tempered_transitions import tempered_transition
 
 
 class GibbsChains:
-    """SAP (= PCD): persistent chains, ``n_sweeps`` Gibbs sweeps per parameter update."""
+    """SAP (= PCD): persistent chains, ``n_sweeps`` Gibbs sweeps per parameter update.
+
+    The chains start from ``chains`` if given, else from independent Bernoulli(1/2) units drawn from ``rng``.
+    """
 
     name = "SAP"
 
-    def __init__(self, dbm: DBM, n_chains: int, streams, rng: np.random.Generator, n_sweeps: int = 1):
+    def __init__(self, dbm: DBM, n_chains: int, streams, rng: np.random.Generator, n_sweeps: int = 1, chains=None):
         if len(streams) != n_chains:
             raise ValueError(f"need one stream per chain: {len(streams)} != {n_chains}")
-        self.chains = random_chains(dbm, n_chains, rng)
+        self.chains = random_chains(dbm, n_chains, rng) if chains is None else chains
         self.streams = streams
         self.n_sweeps = int(n_sweeps)
 
@@ -146,12 +149,16 @@ class TemperedTransitionChains(GibbsChains):
         self.n_tried, self.n_accepted = int(state["n_tried"]), int(state["n_accepted"])
 
 
+# The control of the claim tempering_helps_cast (spec, section 3; ours, not the paper's): SAP on CAST's
+# slow half alone, i.e. CAST without its fast chains and swaps.
+CONTROL = "SAP-50"
 # make_sampler's options of each algorithm (not given: the sampler's constructor default) ...
 _OPTIONS = {
     "SAP": (),
+    CONTROL: (),
     "FPCD": ("fast_lr", "fast_decay"),
     "Trans-SAP": ("tt_levels", "tt_beta_min", "tt_every"),
-    "CAST": ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every"),
+    "CAST": ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every", "record_every"),
 }
 # ... and the constructor's names of those that differ (Trans-SAP's are prefixed, as CAST also has a beta_min)
 _RENAMED = {"tt_levels": "n_levels", "tt_beta_min": "beta_min", "tt_every": "every"}
@@ -160,23 +167,27 @@ _RENAMED = {"tt_levels": "n_levels", "tt_beta_min": "beta_min", "tt_every": "eve
 def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *, n_chains: int = 100, **options):
     """Build the sampler of ``algorithm`` in :data:`ALGORITHMS`.
 
-    It has ``n_chains`` particles in all (CAST: half slow, half fast).
+    It has ``n_chains`` particles in all (CAST: half slow, half fast), except
+    :data:`CONTROL` ("SAP-50"): SAP on the streams and initial states of
+    CAST's slow half (chains 0 .. n_chains/2 - 1 of the same ``streams`` and
+    ``rng``), so that with the same streams it is CAST without fast chains
+    and swaps, bit for bit up to CAST's first swap.
     ``options`` are the settings of any algorithm, those of the others being
     ignored (so one call site serves all four): FPCD ``fast_lr``,
     ``fast_decay``; Trans-SAP ``tt_levels``, ``tt_beta_min``, ``tt_every``
     (:class:`TemperedTransitionChains`' ``n_levels``, ``beta_min``,
     ``every``); CAST ``n_betas``, ``beta_min``, ``gamma``, ``gamma_t0``,
-    ``swap_every``. An option not given takes the sampler's default.
+    ``swap_every``, ``record_every``. An option not given takes the sampler's default.
 
     Raises
     ------
     ValueError
-        For an unknown algorithm, or CAST with an odd ``n_chains``.
+        For an unknown algorithm, or CAST or its control with an odd ``n_chains``.
     TypeError
         For an option no algorithm has.
     """
     if algorithm not in _OPTIONS:
-        raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected SAP, FPCD, Trans-SAP or CAST")
+        raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected one of {', '.join(_OPTIONS)}")
     unknown = set(options).difference(*_OPTIONS.values())
     if unknown:
         raise TypeError(f"make_sampler got unknown options {sorted(unknown)}")
@@ -188,14 +199,19 @@ def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *,
     if algorithm == "Trans-SAP":
         return TemperedTransitionChains(dbm, n_chains, streams, rng, **kw)
     if n_chains % 2:
-        raise ValueError(f"CAST splits n_chains into slow and fast halves; got odd n_chains={n_chains}")
-    return CoupledAdaptiveTempering(dbm, n_chains // 2, n_chains // 2, streams, rng, **kw)
+        raise ValueError(f"{algorithm} splits n_chains into slow and fast halves; got odd n_chains={n_chains}")
+    half = n_chains // 2
+    if algorithm == CONTROL:  # CAST's initial chains are drawn for all n_chains; the slow half is the first
+        slow = random_chains(dbm, n_chains, rng).take(slice(0, half))
+        return GibbsChains(dbm, half, streams.subset(slice(0, half)), rng, chains=slow)
+    return CoupledAdaptiveTempering(dbm, half, half, streams, rng, **kw)
 
 
 ALGORITHMS = tuple(_OPTIONS)
 
 __all__ = [
     "ALGORITHMS",
+    "CONTROL",
     "GibbsChains",
     "FastWeightChains",
     "TemperedTransitionChains",
