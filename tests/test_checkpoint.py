@@ -315,7 +315,7 @@ KILL_SCRIPT = textwrap.dedent(
     cfg = {"batch_size": 10, "train": dict(
         n_updates=120, n_chains=10, n_mean_field=5, lr_numerator=10.0, lr_offset=2000.0, weight_decay=2e-4,
         snapshot_every=10, fpcd_fast_lr=0.005, fpcd_fast_decay=0.95, tt_levels=4, tt_beta_min=0.9, tt_every=10,
-        cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20)}
+        cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20, cast_record_every=10)}
     X = (np.random.default_rng(0).random((60, 16)) < 0.3).astype(np.float32)
     dbm0 = DBM.random(16, 8, 8, np.random.default_rng(1), scale=0.1).astype(np.float32)
 

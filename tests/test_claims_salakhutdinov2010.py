@@ -13,12 +13,14 @@ from bmrep.claims.salakhutdinov2010 import claims
 from bmrep.claims.salakhutdinov2010_ais import drift_onset, exact_diagnostics
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from bmrep.code_digest import PACKAGE_ROOT, library_files
+from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"
 ALGS = ["SAP", "FPCD", "Trans-SAP", "CAST"]
 COMMON = (-0.3, 0.0, 0.3)
-NOISE = ((0.1, -0.1, 0.0), (-0.1, 0.0, 0.1), (0.0, 0.1, -0.1), (0.0, -0.1, 0.1))  # per algorithm, per seed
+# per algorithm, per seed
+NOISE = ((0.1, -0.1, 0.0), (-0.1, 0.0, 0.1), (0.0, 0.1, -0.1), (0.0, -0.1, 0.1), (0.1, 0.0, -0.1))
 
 
 def tables(
@@ -141,6 +143,7 @@ def test_the_spec_claims_are_declared_with_their_kinds():
             )
         },
         **{f"salakhutdinov2010/table1/table1_{a}": "interval" for a in ("sap", "fpcd", "transsap", "cast")},
+        "salakhutdinov2010/table1/tempering_helps_cast": "ordering",
         "salakhutdinov2010/fig4/cast_more_stable_than_sap": "ordering",
         "salakhutdinov2010/fig4/adaptive_st_visits_all_levels": "one-sided",
         "salakhutdinov2010/fig4/adaptive_st_switches_class_more": "ordering",
@@ -225,6 +228,42 @@ def test_a_missing_algorithm_is_not_run_and_paper_claims_decide_in_the_paper_pro
     assert cast.estimate.value == pytest.approx(-88.0) and cast.verdict == NOT_REPRODUCED
     stable = p["fig4/cast_more_stable_than_sap"]  # SAP swings by 0.5, CAST by 0.1: the last 3 of 9 checkpoints
     assert stable.estimate.value == pytest.approx(np.std([0.1, -0.1, 0.1], ddof=1) - np.std([0.5, -0.5, 0.5], ddof=1))
+
+
+def _tempering_tables(shares, reached):
+    """CAST's records as the cast_tempering job tabulates them: 20 windows of 50 updates, 50 fast chains."""
+    K, W = len(shares), 20
+    rec = {
+        "window_end": np.arange(1, W + 1) * 50,
+        "occupancy": np.tile(np.round(np.asarray(shares) * 50 * 50).astype(int), (W, 1)),
+        "log_weights": np.zeros((W, K)),
+        "betas": np.linspace(1, 0.9, K),
+        "swap_update": np.arange(1, W + 1) * 50,
+        "swap_reached_min": np.full(W, reached),
+        "swap_swapped": np.full(W, 20),
+    }
+    return {"cast_occupancy": occupancy_table(rec, 0), "cast_swaps": swap_table(rec, 0, 50)}
+
+
+def test_the_control_and_the_cast_rows_carry_the_tempering_records_and_the_deciding_seeds():
+    """tempering_helps_cast is CAST minus SAP-50 paired over seeds; CAST rows show the fast chains' occupancy."""
+    bounds = {"SAP": -90.0, "FPCD": -89.5, "Trans-SAP": -89.0, "CAST": -88.0, "SAP-50": -88.05}
+    shares = np.r_[np.full(19, 0.05), 0.05]
+    t = {**tables(bounds=bounds), **_tempering_tables(shares, reached=30)}
+    row = {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    ctl = row["table1/tempering_helps_cast"]
+    diffs = [-88.0 + NOISE[3][s] - (-88.05 + NOISE[4][s]) for s in range(3)]
+    assert ctl.estimate.value == pytest.approx(np.mean(diffs)) and ctl.estimate.n == 3
+    assert ctl.verdict == INCONCLUSIVE
+    assert f"{ctl.needed_repeats} paired seeds decide it" in ctl.details  # the seeds that would decide it
+    assert "trained for 800 updates (paper: 200000" in ctl.details and "early phase" in ctl.details
+    for name in ("table1/tempering_helps_cast", "table1/cast_beats_sap"):
+        assert "level shares 0.050-0.050 over updates 501-1000 (all 20 in [0.025, 0.1]: yes)" in row[name].details
+        assert "beta_min between swaps median 60%" in row[name].details
+    assert "level shares" not in row["table1/fpcd_beats_sap"].details
+    skewed = {**t, **_tempering_tables(np.r_[np.full(19, 0.045), 0.145], reached=10)}
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(skewed, profile="default"))}
+    assert "(all 20 in [0.025, 0.1]: NO)" in row["salakhutdinov2010/table1/cast_beats_sap"].details
 
 
 def test_adaptive_st_claims_read_the_sampling_summary():

@@ -64,7 +64,8 @@ def test_fig2_toy_with_the_default_config():
 def test_table1_keeps_norb_not_run():
     finals = [{"algorithm": "SAP", "test_bound": -90.0, "log_z": 300.0, "log_z_stderr": 0.1}]
     t = table1(finals, None)
-    assert list(t["algorithm"]) == ["SAP", "FPCD", "Trans-SAP", "CAST"]
+    assert list(t["algorithm"]) == ["SAP", "FPCD", "Trans-SAP", "CAST", "SAP-50"]  # the control last, no paper value
+    assert t["paper_mnist"].isna().tolist() == [False] * 4 + [True]
     assert t["norb_test_bound"].isna().all() and t["norb_status"].str.startswith("not run").all()
     assert t.loc[t.algorithm == "CAST", "mnist_status"].item().startswith("not run")
     assert t.loc[t.algorithm == "SAP", "mnist_test_bound"].item() == -90.0
@@ -186,7 +187,7 @@ def test_algorithms_share_minibatches_and_initial_chains_within_a_seed(monkeypat
         "train": dict(
             n_updates=0, n_chains=10, n_mean_field=5, lr_numerator=10.0, lr_offset=2000.0, weight_decay=2e-4,
             snapshot_every=10, fpcd_fast_lr=0.005, fpcd_fast_decay=0.95, tt_levels=4, tt_beta_min=0.9, tt_every=10,
-            cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20,
+            cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20, cast_record_every=10,
         ),
     }  # fmt: skip
     X = (np.random.default_rng(0).random((60, 16)) < 0.3).astype(np.float32)

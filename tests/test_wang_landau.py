@@ -74,19 +74,42 @@ def test_simulated_tempering_step_leaves_the_joint_and_beta1_conditional_invaria
     assert 0.05 < st.n_accepted.mean() < 0.95  # the k-move is exercised
 
 
-def test_adaptive_tempering_weights_converge_to_partition_function_ratios():
-    """Eq. (6) for Algorithm 1: log g_k - log g_0 -> log Z_k - log Z_0."""
+@pytest.mark.parametrize("shared", [False, True])
+def test_adaptive_tempering_weights_converge_to_partition_function_ratios(shared):
+    """Eq. (6) for Algorithm 1: log g_k - log g_0 -> log Z_k - log Z_0, per chain or with one shared vector."""
     d = random_dbm(3, 2, 2, 1.5, keyed_rng(SEED, "test_wl", "wlst"))
     betas = linear_betas(5, 0.2)[::-1]
     n = 20
     streams = ChainStreams.from_seed(SEED, "wlst", n_chains=n)
-    st = AdaptiveTempering.create(betas, n, gamma_schedule(1.0, 50.0), [streams.generator(i) for i in range(n)])
+    st = AdaptiveTempering.create(
+        betas, n, gamma_schedule(1.0, 50.0), [streams.generator(i) for i in range(n)], shared=shared
+    )
     ch = DBMChains(*(np.zeros((n, m)) for m in d.shape))
     for _ in range(20_000):
         st.temperature_step(gibbs_sweep(d, ch, streams, betas=st.chain_betas()))
     exact = np.array([exact_dbm.log_partition(d, b) for b in betas])
     est = st.normalized_log_weights().mean(0)
+    assert st.log_g.shape == ((1 if shared else n), len(betas))
     np.testing.assert_allclose(est, exact - exact[0], atol=0.1)
+
+
+def test_shared_weights_take_every_chains_visit():
+    """One vector: after a step, log g_k = (chains at level k) * log(1 + gamma); the k-moves all used g = 1."""
+    betas = linear_betas(6, 0.5)[::-1]
+    n = 30
+    streams = ChainStreams.from_seed(SEED, "shared", n_chains=n)
+    g = np.random.default_rng(0)
+    k0 = g.integers(0, 6, n)
+    st = AdaptiveTempering.create(betas, n, gamma_schedule(10.0), [streams.generator(i) for i in range(n)],
+                                  k=k0, shared=True)  # fmt: skip
+    own = AdaptiveTempering.create(betas, n, gamma_schedule(10.0), [streams.generator(i) for i in range(n)], k=k0)
+    u = g.random((n, 2))
+    e = g.normal(0, 5, n)
+    st.temperature_step(e, u)
+    own.temperature_step(e, u)  # the same moves: with g = 1 everywhere, shared and own weights propose alike
+    np.testing.assert_array_equal(st.k, own.k)
+    np.testing.assert_allclose(st.log_g[0], np.bincount(st.k, minlength=6) * np.log(11.0))
+    np.testing.assert_allclose(own.log_g.sum(0), st.log_g[0])
 
 
 def test_tempered_transition_leaves_the_dbm_invariant():

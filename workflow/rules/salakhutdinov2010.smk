@@ -2,7 +2,9 @@
 #
 #   fig2                      the two-node MRF: Gibbs vs FPCD vs Wang-Landau
 #   pretrain/{seed}           greedy pretraining, one per seed (shared by the algorithms: common random numbers)
-#   train/{seed}/{alg}        one job per (seed, algorithm): SAP, FPCD, Trans-SAP, CAST, so seeds run in parallel
+#   train/{seed}/{alg}        one job per (seed, algorithm): SAP, FPCD, Trans-SAP, CAST and the control SAP-50
+#                             (SAP on CAST's slow chains' streams), so seeds run in parallel
+#   cast_tempering            CAST's fast chains over training (level occupancy, shared weights, swaps), all seeds
 #   evaluate/{seed}/{alg}     AIS log Z + eq. (3) bound: curve over snapshots, final test bound (replicated AIS)
 #   table1, fig4_bound        aggregates over seeds (means, s.e. and paired differences)
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
@@ -38,6 +40,10 @@ PAPER_TARGETS["salakhutdinov2010"] += [
     results("salakhutdinov2010/fig4_bound.csv"),
     figures("salakhutdinov2010/ais_exact_check.png"),
 ]
+S10_CAST = "CAST" in S10_ALGS
+if S10_CAST:
+    PAPER_TARGETS["salakhutdinov2010"].append(figures("salakhutdinov2010/cast_tempering.png"))
+    PAPER_FIGURES["salakhutdinov2010"].append(figures("salakhutdinov2010/cast_tempering.png"))
 PAPER_FIGURES["salakhutdinov2010"] += [
     figures("salakhutdinov2010/fig2.png"),
     figures("salakhutdinov2010/fig4_samples.png"),
@@ -187,6 +193,39 @@ rule salakhutdinov2010_fig4_bound:
         "../scripts/salakhutdinov2010/fig4_bound.py"
 
 
+rule salakhutdinov2010_cast_tempering:
+    input:
+        models=expand(rules.salakhutdinov2010_train.output.model, algorithm="CAST", repeat=S10_SEEDS),
+    output:
+        fig=report(
+            figures("salakhutdinov2010/cast_tempering.png"),
+            caption="../report/salakhutdinov2010_cast_tempering.rst",
+            category="salakhutdinov2010",
+        ),
+        occupancy=results("salakhutdinov2010/cast_occupancy.csv"),
+        swaps=results("salakhutdinov2010/cast_swaps.csv"),
+    log:
+        logs("salakhutdinov2010/cast_tempering.log"),
+    conda:
+        CONDA_ENV
+    params:
+        code=code_version("salakhutdinov2010/cast_tempering.py"),
+        cfg=settings("salakhutdinov2010", "train"),
+        profile=PROFILE,
+    script:
+        "../scripts/salakhutdinov2010/cast_tempering.py"
+
+
+S10_CAST_TABLES = (
+    {
+        "cast_occupancy": rules.salakhutdinov2010_cast_tempering.output.occupancy,
+        "cast_swaps": rules.salakhutdinov2010_cast_tempering.output.swaps,
+    }
+    if S10_CAST
+    else {}
+)
+
+
 rule salakhutdinov2010_fig4_sampling:
     input:
         data=data("mnist_binary.npz"),
@@ -316,6 +355,7 @@ rule salakhutdinov2010_exact_check:
 
 rule salakhutdinov2010_claims:
     input:
+        **S10_CAST_TABLES,
         fig2=rules.salakhutdinov2010_fig2.output.csv,
         fig2_runs=rules.salakhutdinov2010_fig2.output.runs,
         fig2_occupation=rules.salakhutdinov2010_fig2.output.occupation,

@@ -221,6 +221,16 @@ def copy_into(arrays: Mapping[str, np.ndarray], saved: Mapping[str, np.ndarray])
         a[...] = saved[k]
 
 
+def chains_state(chains) -> dict:
+    """Copies of a chain set's arrays (its dataclass fields, e.g. a DBM chain set's ``v``, ``h1``, ``h2``)."""
+    return {k: a.copy() for k, a in vars(chains).items()}
+
+
+def set_chains_state(chains, state: Mapping[str, np.ndarray]) -> None:
+    """Overwrite a chain set's arrays in place with :func:`chains_state`'s."""
+    copy_into(vars(chains), state)
+
+
 def generator_state(rng: np.random.Generator) -> dict:
     """A numpy Generator's bit-generator state (JSON-able), for a checkpoint."""
     return rng.bit_generator.state
@@ -238,6 +248,8 @@ __all__ = [
     "save_if_due",
     "run_resumable",
     "copy_into",
+    "chains_state",
+    "set_chains_state",
     "generator_state",
     "set_generator_state",
 ]

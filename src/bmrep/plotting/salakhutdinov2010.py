@@ -1,4 +1,4 @@
-"""Figures of Salakhutdinov (2010): Figure 2 and the three panels of Figure 4."""
+"""Figures of Salakhutdinov (2010): Figure 2, the three panels of Figure 4 and CAST's tempering diagnostic."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ COLORS = {
     "SAP": "tab:blue",
     "Trans-SAP": "tab:green",
     "CAST": "black",
+    "SAP-50": "tab:purple",
 }
 
 
@@ -212,4 +213,49 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tolerance: float,
         ax.set_ylabel(r"AIS $\log Z$ - exact (nats)")
         ax.set_title("Error vs annealing length")
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
+    finish(fig, path, caption_text)
+
+
+def plot_cast_tempering(occupancy: pd.DataFrame, swaps: pd.DataFrame, path, caption_text: str, band_=(0.025, 0.1)):
+    """CAST's fast chains over training, one row per run (seed).
+
+    Left: each level's share of the fast chains' visits per window of updates
+    (the colour scale runs to twice the top of ``band_``, the spec's band for
+    the second half of training). Middle: the shared Wang-Landau log-weights
+    log g_k - log g_1 at every window's end, one line per level. Right: per
+    swap, the fraction of fast chains that reached the lowest beta since the
+    previous swap and the fraction of pairs swapped (a fresh beta = 1 state).
+    """
+    use_style()
+    reps = sorted(occupancy["repeat"].unique())
+    fig, axes = plt.subplots(len(reps), 3, figsize=(13.0, 2.8 * len(reps)), squeeze=False, layout="constrained")
+    for row, rep in zip(axes, reps, strict=True):
+        occ = occupancy[occupancy["repeat"] == rep]
+        grid = occ.pivot(index="level", columns="window_end", values="fraction")
+        ends = grid.columns.to_numpy()
+        K = grid.shape[0]
+        im = row[0].imshow(grid.to_numpy(), aspect="auto", origin="lower", cmap="viridis", vmin=0.0,
+                           vmax=2 * band_[1], extent=(0, ends[-1], 0.5, K + 0.5), interpolation="nearest")  # fmt: skip
+        row[0].grid(False)
+        fig.colorbar(im, ax=row[0], label="share of visits", fraction=0.06, pad=0.02)
+        row[0].set_ylabel(f"seed {rep}: level (1 = beta 1)")
+        lw = occ.pivot(index="window_end", columns="level", values="log_weight")
+        colors = plt.cm.viridis(np.linspace(0, 1, K))
+        for j, lev in enumerate(lw.columns):
+            row[1].plot(lw.index, lw[lev], color=colors[j], lw=0.8)
+        row[1].set_ylabel("log g_k - log g_1 (nats)")
+        sw = swaps[swaps["repeat"] == rep]
+        row[2].plot(sw["update"], sw["reached_min"] / sw["n_fast"], "o-", ms=2, lw=0.8, label="reached lowest beta")
+        row[2].plot(sw["update"], sw["swapped"] / sw["n_fast"], "s-", ms=2, lw=0.8, label="swapped (fresh)")
+        row[2].axhline(0.5, color="grey", lw=0.6, ls="--")
+        row[2].set_ylim(-0.02, 1.02)
+        for ax in row[1:]:
+            ax.set_xlim(0, ends[-1])
+        row[2].set_ylabel("fraction of fast chains")
+    for ax in axes[-1]:
+        ax.set_xlabel("Number of parameter updates")
+    axes[0, 0].set_title("level occupancy per window")
+    axes[0, 1].set_title("shared Wang-Landau log-weights")
+    axes[0, 2].set_title("between consecutive swaps")
+    axes[0, 2].legend(loc="lower right", fontsize="small")
     finish(fig, path, caption_text)

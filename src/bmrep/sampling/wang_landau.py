@@ -17,8 +17,9 @@ partition {k} x X of the simulated-tempering state space, p(x, k) ∝
 exp(-beta_k E(x)) / g_k: an x-move at fixed k (any kernel leaving p(x | k)
 invariant, done by the caller), a Metropolis move of k to a neighbour, and the
 update of g at the new k. :class:`AdaptiveTempering` holds the k's and weights
-of many independent chains (one weight vector per chain) and does the k-move
-and the weight update, vectorised over chains.
+of many chains and does the k-move and the weight update, vectorised over
+chains: one weight vector per chain (independent chains), or one vector shared
+by all (CAST's fast chains, spec section 3: every chain's visit updates it).
 
 References
 ----------
@@ -130,16 +131,21 @@ class AdaptiveTempering:
 
     Joint target of chain i: ``p(x, k) ∝ exp(-beta_k E(x)) / g_{i,k}`` (eq. 10
     with w_k = 1/g_k). ``betas[0] = 1``; a sample of p(x) is a state with k = 0.
+    With ``shared`` the chains have one weight vector g (``log_g`` has one
+    row): all k-moves of a step use it, then every chain's new level k gets
+    its factor (1 + gamma_t) of eq. (5), so g_k gains (1 + gamma_t)^m for m
+    chains at level k.
 
     Attributes
     ----------
     betas : (K,) decreasing, betas[0] = 1
     k : (n_chains,) int  current temperature index of every chain
-    log_g : (n_chains, K)  log Wang-Landau weights
+    log_g : (n_chains, K), or (1, K) if ``shared``  log Wang-Landau weights
     gamma : callable t -> gamma_t
     rngs : one Generator per chain (the k-move's proposal and acceptance)
     t : number of k-moves done
     adapt : bool  update the weights (False freezes them: a plain ST kernel)
+    shared : bool  one weight vector for all chains
     """
 
     betas: np.ndarray
@@ -150,22 +156,22 @@ class AdaptiveTempering:
     t: int = 0
     adapt: bool = True
     n_accepted: np.ndarray = field(default=None)
+    shared: bool = False
 
     @classmethod
-    def create(cls, betas, n_chains: int, gamma: Callable[[int], float], rngs, log_g=None, k=None):
+    def create(
+        cls, betas, n_chains: int, gamma: Callable[[int], float], rngs, log_g=None, k=None, shared: bool = False
+    ):
         betas = np.asarray(betas, dtype=np.float64)
         if betas[0] != 1.0 or np.any(np.diff(betas) >= 0) or betas[-1] < 0:
             raise ValueError("betas must decrease strictly from 1 to a value >= 0")
         if len(rngs) != n_chains:
             raise ValueError(f"need one random stream per chain: {len(rngs)} != {n_chains}")
         K = len(betas)
-        lg = (
-            np.zeros((n_chains, K))
-            if log_g is None
-            else np.array(np.broadcast_to(log_g, (n_chains, K)), dtype=np.float64)
-        )
+        rows = 1 if shared else n_chains
+        lg = np.zeros((rows, K)) if log_g is None else np.array(np.broadcast_to(log_g, (rows, K)), dtype=np.float64)
         kk = np.zeros(n_chains, dtype=np.int64) if k is None else np.array(k, dtype=np.int64)
-        return cls(betas, kk, lg, gamma, list(rngs), 0, True, np.zeros(n_chains, dtype=np.int64))
+        return cls(betas, kk, lg, gamma, list(rngs), 0, True, np.zeros(n_chains, dtype=np.int64), bool(shared))
 
     @property
     def n_chains(self) -> int:
@@ -201,7 +207,7 @@ class AdaptiveTempering:
         k_new = k + step
         log_q_fwd = np.where((k == 0) | (k == K - 1), 0.0, np.log(0.5))
         log_q_rev = np.where((k_new == 0) | (k_new == K - 1), 0.0, np.log(0.5))
-        rows = np.arange(n)
+        rows = np.zeros(n, dtype=np.int64) if self.shared else np.arange(n)
         log_a = (
             -(self.betas[k_new] - self.betas[k]) * np.asarray(energy, dtype=np.float64)
             + log_q_rev
@@ -212,13 +218,15 @@ class AdaptiveTempering:
         acc = np.log(uniforms[:, 1]) < np.minimum(log_a, 0.0)
         self.k = np.where(acc, k_new, k)
         self.n_accepted += acc
-        if self.adapt:
+        if self.adapt and self.shared:
+            self.log_g[0] += np.bincount(self.k, minlength=K) * np.log1p(self.gamma(self.t))
+        elif self.adapt:
             self.log_g[rows, self.k] += np.log1p(self.gamma(self.t))
         self.t += 1
         return acc
 
     def normalized_log_weights(self) -> np.ndarray:
-        """``log g_k - log g_0`` per chain: estimates of ``log Z_k - log Z_0`` (eq. 6)."""
+        """``log g_k - log g_0`` per chain (one row if shared): estimates of ``log Z_k - log Z_0`` (eq. 6)."""
         return self.log_g - self.log_g[:, :1]
 
 

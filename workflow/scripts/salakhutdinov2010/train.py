@@ -1,4 +1,7 @@
-"""Joint DBM training of one seed with one algorithm (SAP, FPCD, Trans-SAP or CAST); final model plus snapshots."""
+"""Joint DBM training of one seed with one algorithm (SAP, FPCD, Trans-SAP, CAST, SAP-50).
+
+Writes the model, its snapshots and CAST's tempering records (``tempering_*`` arrays).
+"""
 
 from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.train import train
@@ -17,9 +20,14 @@ dbm, snaps, info = train(
     sm.wildcards.algorithm, dbm0, X, cfg, sm.params.seed, repeat, log=log.info, checkpoint=checkpoint
 )
 log.info("%s: %.1f ms per update", sm.wildcards.algorithm, 1e3 * info["seconds_per_update"])
+tempering = info.pop("tempering", {})
 save_model(
     sm.output.model,
-    {**dbm.params(), **{f"snapshot_{k}": v for k, v in snaps.items()}},
+    {
+        **dbm.params(),
+        **{f"snapshot_{k}": v for k, v in snaps.items()},
+        **{f"tempering_{k}": v for k, v in tempering.items()},
+    },
     {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape},
 )
 checkpoint.clear()

@@ -1,5 +1,7 @@
 """Training of Salakhutdinov (2010): greedy pretraining, then joint training with SAP, FPCD, Trans-SAP or CAST.
 
+The control SAP-50 (tempering_helps_cast) is SAP on CAST's slow chains' streams.
+
 Nothing here evaluates a model (no AIS): a change to the estimators does not
 retrain the DBMs.
 """
@@ -59,6 +61,8 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     persistent chains and the chains' random streams are keyed by (seed,
     ``repeat``) and not by the algorithm, so within a seed the four algorithms
     differ only in how they move the chains, and comparisons are paired over seeds.
+    The control "SAP-50" takes the first half of the same initial chains and
+    streams: those of CAST's slow chains.
 
     ``cfg`` keys: ``batch_size`` and ``train``. The learning rate is
     ``lr_numerator / (lr_offset + t)`` (section 8: 10 / (2000 + t)).
@@ -68,7 +72,9 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     Returns
     -------
     dbm : DBM, snapshots : dict name -> stacked arrays (one row per checkpoint,
-    the update numbers in ``"updates"``), info : dict (timings, diagnostics).
+    the update numbers in ``"updates"``), info : dict (timings, diagnostics;
+    for CAST also ``"tempering"``, the fast chains' records as arrays:
+    :meth:`bmrep.learning.cast.CoupledAdaptiveTempering.records`, and ``"n_fast"``).
     """
     t = cfg["train"]
     dbm = dbm0.copy()
@@ -88,6 +94,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
         beta_min=t["cast_beta_min"],
         gamma=t["cast_gamma"],
         swap_every=t["cast_swap_every"],
+        record_every=t["cast_record_every"],
     )
     start = time.perf_counter()
 
@@ -130,4 +137,6 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     }
     if algorithm == "CAST":
         info["k_trace_first_1000"] = s.k_trace[:1000]
+        info["n_fast"] = s.n_fast
+        info["tempering"] = s.records()
     return dbm, snapshots, info
