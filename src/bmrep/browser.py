@@ -49,8 +49,8 @@ window.addEventListener("load", () => setTimeout(() => {
   const all = (sel) => Array.from(document.querySelectorAll(sel)).map(box);
   const out = {window: [window.innerWidth, window.innerHeight],
                papers: all("#papers tr.paper"), paper_cells: all("#papers td, #papers th"),
-               graph: all("#rulegraph canvas, #rulegraph svg"), content: all("div.grow.h-screen"),
-               heading: all("h1"), link: all("#full-table"), iframe: all("iframe"),
+               graph: all("#rulegraph canvas"), content: all("div.grow.h-screen"),
+               heading: all("h1.title"), link: all("#full-table"), iframe: all("iframe"),
                rows: all("#verdicts tbody tr"), cells: all("#verdicts td, #verdicts th")};
   const pre = document.createElement("pre"); pre.id = "boxes"; pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);

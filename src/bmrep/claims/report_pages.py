@@ -28,11 +28,12 @@ COLOURS = {REPRODUCED: ("#d4edda", "#155724"), NOT_REPRODUCED: ("#f8d7da", "#721
            INCONCLUSIVE: ("#fff3cd", "#856404"), NOT_RUN: ("#e2e3e5", "#383d41")}  # fmt: skip
 COLUMNS = ("claim", "statement", "paper's value", "estimate", "threshold", "verdict", "needed repeats")
 
-# The report app (snakemake 9) centres its content pane with `items-center`: a pane taller than
-# the window would open in its middle. This style lives inside the front page, so it holds only
-# while the front page is shown; the front page then starts at the top, beside the rule graph.
+# The report app (snakemake 9) centres its content pane (`items-center justify-center`): a pane
+# taller or wider than the window (the rule graph is both) opens in its middle, its top out of
+# reach and its left under the sidebar. This style lives inside the front page, so it holds only
+# while the front page is shown: the page then starts at the pane's top left, the graph beside it.
 FRONT_STYLE = """<style>
-div.h-screen.overflow-auto.items-center { align-items: flex-start; }
+div.h-screen.overflow-auto.items-center { align-items: flex-start; justify-content: flex-start; }
 #papers { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
 #papers th, #papers td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; }
 #papers td:first-child, #papers th:first-child { text-align: left; }
@@ -75,7 +76,7 @@ def paper_rows(summary: pd.DataFrame, titles: dict[str, str]) -> str:
 
 def run_line(profile: str, commit: str | None, when: str) -> str:
     """The run's profile, commit and time, one HTML paragraph."""
-    c = f"<code>{_e(commit[:12])}</code>" if commit else "unknown (not a git checkout)"
+    c = f'<span style="font-family: monospace">{_e(commit[:12])}</span>' if commit else "unknown (not a git checkout)"
     return f'<p id="run">Profile <b>{_e(profile)}</b>; commit {c}; summary written {_e(when)}.</p>'
 
 
