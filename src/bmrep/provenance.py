@@ -18,12 +18,13 @@ def _git(root: str | Path, *args: str) -> str | None:
         proc = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return proc.stdout.strip() if proc.returncode == 0 else None
+    return proc.stdout if proc.returncode == 0 else None
 
 
 def commit(root: str | Path = ".") -> str | None:
     """The full hash of the checkout's HEAD, or None outside a git checkout."""
-    return _git(root, "rev-parse", "HEAD")
+    out = _git(root, "rev-parse", "HEAD")
+    return out.strip() if out else None
 
 
 def changed_files(root: str | Path = ".", ignore: tuple[str, ...] = ()) -> list[str]:

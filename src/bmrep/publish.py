@@ -42,6 +42,7 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
+from PIL import Image
 
 from . import provenance, published
 from .claims.summary import PAPER_TITLES, read_claims, write_summary
@@ -120,15 +121,14 @@ def core_hours_per_paper(costs_csv: str | Path = "config/costs.csv") -> pd.Serie
 
 
 def shrink(src: Path, dst: Path, max_width: int = MAX_WIDTH) -> None:
-    """Copy a PNG, downscaled (antialiased, by matplotlib) to at most ``max_width`` pixels wide."""
-    from matplotlib.image import imread, thumbnail
-
+    """Copy a PNG, downscaled (Lanczos) to at most ``max_width`` pixels wide, aspect kept."""
     dst.parent.mkdir(parents=True, exist_ok=True)
-    width = imread(src).shape[1]
-    if width <= max_width:
-        shutil.copyfile(src, dst)
-    else:
-        thumbnail(str(src), str(dst), scale=max_width / width, interpolation="antialiased")
+    with Image.open(src) as im:
+        if im.width <= max_width:
+            shutil.copyfile(src, dst)
+            return
+        small = im.resize((max_width, round(im.height * max_width / im.width)), Image.Resampling.LANCZOS)
+    small.save(dst, optimize=True)
 
 
 def cost_table(logs_dir: Path, papers: list[str]) -> pd.DataFrame:
