@@ -160,7 +160,7 @@ def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[st
     for _, r in costs[costs["paper"] != "all jobs"].iterrows():
         lines.append(f"| {r['paper']} | {int(r['jobs'])} | {r['core-minutes']:.1f} | {r['wall minutes']:.1f} |")
     for paper, hours in not_run.items():
-        lines.append(f"| {paper} | not run | about {hours:.1f} core-hours ({profile} profile, config/costs.csv) | |")
+        lines.append(f"| {paper} | not run | about {hours:.1f} core-hours (paper profile, config/costs.csv) | |")
     return "\n".join(lines) + "\n"
 
 
@@ -191,7 +191,7 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
     rows = declared[declared["paper"].isin(partial)].copy()
     for p in partial:
         rows.loc[rows["paper"] == p, "details"] = (
-            f"not run in this publication: its {profile}-profile jobs take about {not_run[p]:.1f} core-hours"
+            f"not run in this publication: its paper-profile jobs take about {not_run[p]:.1f} core-hours"
         )
     summary = pd.concat([summary, rows[summary.columns]], ignore_index=True) if len(rows) else summary
     summary = summary.assign(_o=summary["paper"].map({p: i for i, p in enumerate(enabled)}))
@@ -211,7 +211,7 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
         for src in sorted((figures_dir / "report").glob("*.png")):
             shrink(src, staging / "figures" / "report" / src.name)
         titles = {p: PAPER_TITLES[p] for p in enabled}
-        notes = {p: f"not run in this publication (about {h:.1f} core-hours in the {profile} profile)"
+        notes = {p: f"not run in this publication (about {h:.1f} core-hours in the paper profile)"
                  for p, h in not_run.items()}  # fmt: skip
         write_summary(staging / "replication_summary.csv", staging / "REPLICATION.md", summary, figures, profile,
                       titles, notes=notes)  # fmt: skip
