@@ -3,7 +3,7 @@
 #   make test             # the test suite
 # make run PROFILE=smoke|paper runs another profile; TARGET=<rule or file> one part
 # (e.g. TARGET=figures/saul1996/fig5.png); an interrupted run resumes with the same command.
-# Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make costs, make timeline, make bench.
+# Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make publish, make costs, make timeline, make bench.
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 PYX    := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.h')
 SNAKE  := $(BIN)/snakemake
 
-.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test paper-dryrun lint report costs timeline bench clean
+.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test paper-dryrun lint report publish costs timeline bench clean
 
 $(STAMP): pyproject.toml setup.py $(PYX)
 	@command -v chromium >/dev/null || $(MAKE) --no-print-directory chromium
@@ -36,6 +36,7 @@ chromium:
 PROFILE ?= default
 PROFILE_ARGS := $(if $(filter default,$(PROFILE)),,--configfile config/$(PROFILE).yaml)
 PROFILE_RESULTS := results$(if $(filter default,$(PROFILE)),,/$(PROFILE))
+PROFILE_FIGURES := figures$(if $(filter default,$(PROFILE)),,/$(PROFILE))
 TARGET ?= all
 
 run all: $(STAMP)
@@ -72,7 +73,14 @@ lint: $(STAMP)
 # make report [PROFILE=smoke|paper]: the HTML report of that profile's last run.
 report: $(STAMP)
 	@test -f config/$(PROFILE).yaml -o "$(PROFILE)" = default || { echo "make report: no profile '$(PROFILE)' (config/$(PROFILE).yaml); use default, smoke or paper"; exit 2; }
-	$(SNAKE) --report $(PROFILE_RESULTS)/report.html all $(PROFILE_ARGS)
+	$(SNAKE) --report $(PROFILE_RESULTS)/report.html $(TARGET) $(PROFILE_ARGS)
+	$(BIN)/python -m bmrep.browser $(PROFILE_RESULTS)/report.html $(PROFILE_FIGURES)/report
+
+# make publish PROFILE=default|paper: the finished run's summary, figures (web-sized), the report's
+# screenshots and RUN.md into docs/results/<profile>/, and the README's block of verdicts from them.
+# Refuses (one line) a run with jobs left, made by other code, or a checkout with uncommitted changes.
+publish: report
+	$(BIN)/python -m bmrep.publish $(PROFILE)
 
 # The per-rule cost table (config/costs.csv: measured CPU and memory per job, paper-profile
 # core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default run.

@@ -45,7 +45,8 @@ include: "workflow/rules/calibration.smk"
 include: "workflow/rules/report.smk"
 
 
-# The report opens with the verdict table once the summary rule has written it.
+# The report opens with one verdict line per paper (and a link to the full table) once the
+# summary rule has written its front page (bmrep.claims.report_pages).
 _front = Path(results("report_front.rst"))
 
 

@@ -58,3 +58,27 @@ def tempered_system(request):
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def smoke_run(tmp_path_factory):
+    """The smoke profile run once into a temporary directory, with its HTML report and the report's screenshots.
+
+    Returns (results_dir, figures_dir, the snakemake arguments that address them, the report).
+    The screenshots go where ``make report`` puts them (``<figures_dir>/report/``), so that a
+    publication of this run carries them among its figures.
+    """
+    from bmrep import browser
+
+    tmp = tmp_path_factory.mktemp("smoke")
+    res, fig = tmp / "results", tmp / "figures"
+    args = ["--configfile=config/smoke.yaml", "--config", f"results_dir={res}", f"figures_dir={fig}"]
+    # Smoke loops last well under the 10 s after which a loop reports; report them all.
+    proc = run_snakemake("-c2", "all", *args, timeout=1800, env={"BMREP_PROGRESS_AFTER": "0"})
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
+    report = tmp / "report.html"
+    proc = run_snakemake("--report", str(report), "all", *args, timeout=600)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert "ERROR" not in proc.stdout + proc.stderr
+    browser.report_screenshots(report, fig / "report")
+    return res, fig, args, report

@@ -16,7 +16,24 @@ from pathlib import Path
 
 # (units, may the units of this layer import each other?), lowest layer first
 LAYERS: list[tuple[frozenset[str], bool]] = [
-    (frozenset({"", "special", "seeds", "io", "config_check", "code_digest", "result_manifest", "progress"}), True),
+    (
+        frozenset(
+            {
+                "",
+                "special",
+                "seeds",
+                "io",
+                "config_check",
+                "code_digest",
+                "result_manifest",
+                "progress",
+                "provenance",
+                "published",
+                "browser",
+            }
+        ),
+        True,
+    ),
     (frozenset({"datasets"}), False),
     (frozenset({"models"}), False),
     (frozenset({"sampling"}), False),
@@ -25,7 +42,7 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"diagnostics"}), False),
     (frozenset({"experiments"}), False),
     (frozenset({"claims", "plotting", "runtime", "trace", "cli", "costs"}), False),
-    (frozenset({"timeline"}), False),
+    (frozenset({"timeline", "publish"}), False),
 ]
 # Edges forbidden although they point down: experiments do no file I/O (HELPERS.md, issue 16).
 FORBIDDEN = frozenset({("experiments", "io")})

@@ -5,7 +5,8 @@ import pytest
 
 from bmrep import io
 from bmrep.claims.core import COLUMNS, Above, Claim, Estimate, Results, evaluate
-from bmrep.claims.summary import claims_frame, read_claims, render_markdown, render_report_front, write_claims
+from bmrep.claims.report_pages import render_report_front, render_verdict_page
+from bmrep.claims.summary import claims_frame, declared_rows, read_claims, render_markdown, write_claims
 
 
 def _decided():
@@ -41,16 +42,29 @@ def test_claims_roundtrip_and_markdown(tmp_path):
     assert "1199 +- 2 (n = 5)" in md
 
 
-def test_report_front_page_is_valid_rst_with_coloured_verdicts():
+def test_report_pages_front_short_and_full_table_coloured():
     from docutils.core import publish_parts
 
     df = claims_frame(_decided())
-    rst = render_report_front(df, "smoke", {"p": "Paper"}, "Intro text.")
+    rst = render_report_front(df, "smoke", {"p": "Paper"}, "0123456789abcdef", "today", "r/verdicts.html", "Intro.")
     html = publish_parts(rst, writer="html")["html_body"]
-    assert "Intro text." in html and 'id="verdicts"' in html
-    assert html.count('class="verdict"') == 4
-    assert "background:#f8d7da" in html  # not reproduced in red
-    assert "p: 2 reproduced, 1 not reproduced" in html
+    assert "Intro." in html and 'id="papers"' in html and 'id="full-table"' in html
+    # one row per paper with its counts and mark; no claim on the front page
+    assert html.count('class="paper"') == 1 and "[~Re]" in html and "p/t/a" not in html
+    assert "results['r/verdicts.html'].data_uri" in html and "0123456789ab" in html
+    page = render_verdict_page(df, "smoke", {"p": "Paper"}, None, "today")
+    assert page.count('class="verdict"') == 4
+    assert "background:#f8d7da" in page  # not reproduced in red
+    # worst first: not reproduced, inconclusive, then reproduced
+    assert page.index("p/<wbr>t/<wbr>b") < page.index("p/<wbr>t/<wbr>c") < page.index("p/<wbr>t/<wbr>a")
+
+
+def test_not_run_paper_has_its_note_instead_of_counts():
+    claim = _decided()[0].claim
+    df = declared_rows([claim], "paper")
+    assert df["verdict"].tolist() == ["not run"] and df["estimate"].tolist() == [""]
+    md = render_markdown(df, {}, "paper", {"p": "Paper"}, notes={"p": "not run here (about 3.0 core-hours)"})
+    assert "- p: not run here (about 3.0 core-hours)" in md and "Not run here (about 3.0 core-hours)." in md
 
 
 def test_all_reproduced_is_marked_re():

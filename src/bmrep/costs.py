@@ -24,6 +24,7 @@ import math
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -34,13 +35,18 @@ from .config_check import deep_merge
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
 OUTPUTS = re.compile(r"INFO rule \S+, threads \d+, outputs (\[.*\])")
 USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d.]+) MB")
+# the log line's time (bmrep.runtime's format: asctime first) of the resources line: when the job ended
+ENDED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*job resources: ", re.M)
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
 MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
 BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
 
 
 def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
-    """One row per finished job from the logs under ``logs_dir``: rule, cpu_s, wall_s, rss_mb, log, outputs."""
+    """One row per finished job from the logs under ``logs_dir``: rule, cpu_s, wall_s, rss_mb, log, outputs, end.
+
+    ``end`` is when the job ended (seconds since the epoch, local time of the log), NaN if its line has no time.
+    """
     rows = []
     for log in sorted(Path(logs_dir).rglob("*.log")):
         text = log.read_text(errors="replace")
@@ -48,6 +54,10 @@ def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
         if rule and used:
             cpu, wall, rss = map(float, used[-1])
             outputs = tuple(ast.literal_eval(outs.group(1))) if outs else ()
+            ended = ENDED.findall(text)
+            end = math.nan
+            if ended:
+                end = time.mktime(time.strptime(ended[-1][0], "%Y-%m-%d %H:%M:%S")) + int(ended[-1][1]) / 1e3
             rows.append(
                 {
                     "rule": rule.group(1),
@@ -56,6 +66,7 @@ def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
                     "rss_mb": rss,
                     "log": str(log),
                     "outputs": outputs,
+                    "end": end,
                 }
             )
     if not rows:

@@ -112,7 +112,7 @@ def all_targets():
         if enabled(p):
             out += PAPER_TARGETS[p] + [claims_file(p)]
     out += DATA_TARGETS  # defined in data.smk
-    out += [results("replication_summary.csv"), results("REPLICATION.md")]
+    out += [results("replication_summary.csv"), results("REPLICATION.md"), results("claims/declared.csv")]
     return out
 
 

@@ -1,14 +1,9 @@
 # Replication summary: every enabled paper's claims merged into
-# <results>/replication_summary.csv and <results>/REPLICATION.md.
+# <results>/replication_summary.csv and <results>/REPLICATION.md, and the HTML
+# report's two pages of verdicts (bmrep.claims.report_pages): the short front
+# page (the Snakefile's report:) and the full table, a report item of its own.
 
-PAPER_TITLES = {
-    "saul1996": "Saul, Jaakkola & Jordan (1996), Mean field theory for sigmoid belief networks",
-    "yokoyama2019": "Yokoyama, Katsumata & Yasuda (2019), RBMs with multivalued hidden variables",
-    "salakhutdinov2010": "Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC",
-    "carlson2016": "Carlson, Stinson, Pakman & Paninski (2016), Partition functions from Rao-Blackwellized tempered sampling",
-    "bruegge2013": "Brügge, Fischer & Igel (2013), The flip-the-state transition operator for RBMs",
-    "calibration": "Beyond the papers: partition-function estimators against exact log Z (issue 23)",
-}
+from bmrep.claims.summary import PAPER_TITLES
 
 
 rule summary:
@@ -23,8 +18,13 @@ rule summary:
             category="Summary",
         ),
         md=results("REPLICATION.md"),
-        # The report's front page (Snakefile: report:), the verdict table.
+        # The report's front page (Snakefile: report:): one line per paper, a link to the table.
         front=results("report_front.rst"),
+        table=report(
+            results("verdicts.html"),
+            caption="../report/verdicts.rst",
+            category="Summary",
+        ),
     log:
         logs("summary.log"),
     conda:
@@ -37,3 +37,21 @@ rule summary:
         figures={p: [str(f) for f in PAPER_FIGURES[p]] for p in PAPERS if enabled(p)},
     script:
         "../scripts/common/summary.py"
+
+
+# Every claim the code declares for this profile (not run), whether the run reached it or not:
+# make publish fills a partial run's missing papers with them; tests/test_published.py checks
+# published summaries against them.
+rule declared_claims:
+    output:
+        results("claims/declared.csv"),
+    log:
+        logs("declared_claims.log"),
+    conda:
+        CONDA_ENV
+    params:
+        code=code_version("common/declared_claims.py"),
+        profile=PROFILE,
+        settings={p: getattr(rules, f"{p}_claims").params.settings for p in PAPERS if enabled(p)},
+    script:
+        "../scripts/common/declared_claims.py"

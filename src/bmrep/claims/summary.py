@@ -19,7 +19,19 @@ from ..io import load_tables, write_csv, write_text
 from .core import COLUMNS, NOT_APPLICABLE, Claim, ClaimResult, Results, evaluate
 from .verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED, VERDICTS
 
+# The sections' titles, as REPLICATION.md and the report name them.
+PAPER_TITLES = {
+    "saul1996": "Saul, Jaakkola & Jordan (1996), Mean field theory for sigmoid belief networks",
+    "yokoyama2019": "Yokoyama, Katsumata & Yasuda (2019), RBMs with multivalued hidden variables",
+    "salakhutdinov2010": "Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC",
+    "carlson2016": "Carlson, Stinson, Pakman & Paninski (2016), "
+    "Partition functions from Rao-Blackwellized tempered sampling",
+    "bruegge2013": "Brügge, Fischer & Igel (2013), The flip-the-state transition operator for RBMs",
+    "calibration": "Beyond the papers: partition-function estimators against exact log Z (issue 23)",
+}
 MARK = {REPRODUCED: "✅", NOT_REPRODUCED: "❌", INCONCLUSIVE: "❔", NOT_RUN: "⏸"}
+# A paper's claims are listed not reproduced first, then inconclusive, reproduced, not run.
+VERDICT_ORDER = {NOT_REPRODUCED: 0, INCONCLUSIVE: 1, REPRODUCED: 2, NOT_RUN: 3}
 # Units whose values are whole numbers (a count, a median number of steps).
 INTEGER_UNITS = ("count", "steps", "updates", "switches")
 
@@ -115,7 +127,8 @@ def format_estimate(row) -> str:
     return f"{d} +- {s} (n = {row['n']})"
 
 
-def _needed(row) -> str:
+def needed_text(row) -> str:
+    """The needed-repeats cell: a count for an inconclusive row, why not where more would not decide it."""
     if row["verdict"] != INCONCLUSIVE:
         return ""
     if row["needed_repeats"] == NOT_APPLICABLE:
@@ -135,36 +148,44 @@ def paper_line(paper: str, sub: pd.DataFrame) -> str:
     return f"- {paper}: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + f" {mark}"
 
 
-def render_markdown(summary: pd.DataFrame, figures: dict[str, list[str]], profile: str, titles: dict[str, str]) -> str:
-    """REPLICATION.md; ``figures`` maps paper -> figure paths relative to the file."""
+def render_markdown(
+    summary: pd.DataFrame, figures: dict[str, list[str]], profile: str, titles: dict[str, str], notes=None
+) -> str:
+    """REPLICATION.md; ``figures`` maps paper -> figure paths relative to the file.
+
+    ``notes`` maps a paper that was not run to the line that says so (its
+    summary line, and its section's first line, instead of its claims' details).
+    """
+    notes = notes or {}
     papers = list(dict.fromkeys(list(titles) + list(summary["paper"].unique())))
     lines = ["# Replication summary", "", f"Profile: **{profile}**. Claims: {len(summary)}.", ""]
-    lines += [paper_line(p, summary[summary["paper"] == p]) for p in papers]
+    lines += [f"- {p}: {notes[p]}" if p in notes else paper_line(p, summary[summary["paper"] == p]) for p in papers]
     lines += [
         "",
         "Every row is decided by the pipeline from the results of this run (spec: 'Claims, verdicts and",
         "the replication summary'); a claim that is not reproduced is a finding, not an error of the pipeline.",
         "",
     ]
-    order = {NOT_REPRODUCED: 0, INCONCLUSIVE: 1, REPRODUCED: 2, NOT_RUN: 3}
     for paper in papers:
         sub = summary[summary["paper"] == paper]
         lines += [f"## {paper}: {titles.get(paper, '')}".rstrip(": "), ""]
+        if paper in notes:
+            lines += [notes[paper][0].upper() + notes[paper][1:] + ".", ""]
         if figures.get(paper):
             lines += ["Figures: " + ", ".join(f"[{Path(f).name}]({f})" for f in figures[paper]), ""]
         if len(sub) == 0:
             lines += ["No claims recorded (paper not enabled in this profile).", ""]
             continue
-        sub = sub.assign(_o=sub["verdict"].map(order)).sort_values("_o", kind="stable")
+        sub = sub.assign(_o=sub["verdict"].map(VERDICT_ORDER)).sort_values("_o", kind="stable")
         lines += [
             "| claim | statement | paper | estimate | threshold | verdict | needed repeats |",
             "|---|---|---|---|---|---|---|",
         ]
         for _, r in sub.iterrows():
             cells = [r["claim_id"], r["claim"], r["paper_value"], format_estimate(r), r["threshold"],
-                     f"{MARK[r['verdict']]} {r['verdict']}", _needed(r)]  # fmt: skip
+                     f"{MARK[r['verdict']]} {r['verdict']}", needed_text(r)]  # fmt: skip
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-        details = [(r["claim_id"], r["details"]) for _, r in sub.iterrows() if r["details"]]
+        details = [(r["claim_id"], r["details"]) for _, r in sub.iterrows() if r["details"] and paper not in notes]
         if details:
             lines.append("")
             lines += [f"- `{cid}`: {d}" for cid, d in details]
@@ -172,50 +193,12 @@ def render_markdown(summary: pd.DataFrame, figures: dict[str, list[str]], profil
     return "\n".join(lines)
 
 
-# Verdict colours of the HTML report (background, text).
-COLOURS = {REPRODUCED: ("#d4edda", "#155724"), NOT_REPRODUCED: ("#f8d7da", "#721c24"),
-           INCONCLUSIVE: ("#fff3cd", "#856404"), NOT_RUN: ("#e2e3e5", "#383d41")}  # fmt: skip
+def declared_rows(claims: Iterable[Claim], profile: str) -> pd.DataFrame:
+    """The claims the code declares, as summary rows with verdict ``not run`` (nothing computed)."""
+    return claims_frame(ClaimResult(c, NOT_RUN, None, None, profile, "declared; not run") for c in claims)
 
 
-def _html(x) -> str:
-    return str(x).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def render_report_front(summary: pd.DataFrame, profile: str, titles: dict[str, str], intro: str) -> str:
-    """The front page of ``snakemake --report`` (reStructuredText): the verdict table.
-
-    One line per paper as in REPLICATION.md, then every claim with its verdict
-    cell coloured, then ``intro`` (the workflow's description).
-    """
-    papers = list(dict.fromkeys(list(titles) + list(summary["paper"].unique())))
-    order = {NOT_REPRODUCED: 0, INCONCLUSIVE: 1, REPRODUCED: 2, NOT_RUN: 3}
-    rows = []
-    for paper in papers:
-        sub = summary[summary["paper"] == paper]
-        sub = sub.assign(_o=sub["verdict"].map(order)).sort_values("_o", kind="stable")
-        for _, r in sub.iterrows():
-            bg, fg = COLOURS[r["verdict"]]
-            cells = [r["claim_id"], r["claim"], r["paper_value"], format_estimate(r), r["threshold"]]
-            tds = "".join(f"<td>{_html(c)}</td>" for c in cells)
-            verdict = f'<td class="verdict" style="background:{bg};color:{fg}">{_html(r["verdict"])}</td>'
-            rows.append(f"<tr>{tds}{verdict}<td>{_html(_needed(r))}</td></tr>")
-    head = "".join(
-        f"<th>{h}</th>" for h in ("claim", "statement", "paper", "estimate", "threshold", "verdict", "needed repeats")
-    )
-    lines = [f"Replication verdicts, profile {profile}", "=" * 60, ""]
-    lines += [paper_line(p, summary[summary["paper"] == p]) for p in papers]
-    # One row a line: docutils refuses lines over 10000 characters.
-    table = [
-        '<table id="verdicts" border="1" cellpadding="4">',
-        f"<thead><tr>{head}</tr></thead><tbody>",
-        *rows,
-        "</tbody></table>",
-    ]
-    lines += ["", ".. raw:: html", "", *("   " + t for t in table), "", intro.rstrip(), ""]
-    return "\n".join(lines)
-
-
-def write_summary(csv_path, md_path, summary: pd.DataFrame, figures, profile, titles) -> None:
+def write_summary(csv_path, md_path, summary: pd.DataFrame, figures, profile, titles, notes=None) -> None:
     """Write the verdicts table as CSV and its rendered report page (:func:`render_markdown`) as text."""
     write_csv(csv_path, summary)
-    write_text(md_path, render_markdown(summary, figures, profile, titles))
+    write_text(md_path, render_markdown(summary, figures, profile, titles, notes))

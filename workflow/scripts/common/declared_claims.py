@@ -1,0 +1,23 @@
+"""Every claim the code declares for this profile, as rows of the summary with verdict ``not run``.
+
+``make publish`` fills the rows of a paper the run did not reach with them, and
+tests/test_published.py compares a published summary's claim ids with them.
+The claims modules are imported by name (not in a loop) so that the rule's
+code digest covers each of them.
+"""
+
+import pandas as pd
+
+from bmrep.claims import bruegge2013, calibration, carlson2016, salakhutdinov2010, saul1996, yokoyama2019
+from bmrep.claims.summary import declared_rows
+from bmrep.io import write_csv
+from bmrep.runtime import setup_job
+
+log, _ = setup_job(snakemake)
+modules = dict(saul1996=saul1996, yokoyama2019=yokoyama2019, salakhutdinov2010=salakhutdinov2010,
+               carlson2016=carlson2016, bruegge2013=bruegge2013, calibration=calibration)  # fmt: skip
+p = snakemake.params
+frames = [declared_rows(modules[paper].claims(settings), p.profile) for paper, settings in p.settings.items()]
+table = pd.concat(frames, ignore_index=True)
+write_csv(snakemake.output[0], table)
+log.info("%d claims declared: %s", len(table), table["paper"].value_counts().to_dict())
