@@ -88,7 +88,7 @@ costs: $(STAMP)
 	$(BIN)/python -m bmrep.costs results/logs
 
 timeline: $(STAMP)
-	$(BIN)/python -m bmrep.timeline results/logs all
+	$(BIN)/python -m bmrep.timeline $(PROFILE_RESULTS)/logs --cores $(CORES) all $(PROFILE_ARGS)
 
 # Every benchmark, then one table of all of them (benchmarks/table.py; benchmarks/README.md).
 bench: $(STAMP)

@@ -1,16 +1,20 @@
 """One table of every benchmark of one `make bench` run: our time, the matrix products' time, scikit-learn's.
 
 Reads what the benchmark scripts of the same run wrote under ``benchmarks/out``
-(``sweeps.csv``, ``ais.csv``, ``dbm_update.csv``) and prints one row per
+(``sweeps.csv``, ``ais.csv``, ``dbm_update.csv``, ``small_rbm.csv``) and
+prints, below the machine's CPU model and the BLAS libraries in use
+(threadpoolctl: library, version, kernel architecture), one row per
 operation, size and dtype:
 
-    operation | size | dtype | ours | products | ours/products | scikit-learn | sklearn/ours
+    operation | size | dtype | ours | products | ours/products | scikit-learn | sklearn/ours | numpy loop | numpy/ours
 
 times in microseconds per call (per sweep, AIS step or DBM update), each
 operation's matrix products timed in the same run on the same arrays, and
 scikit-learn's ``BernoulliRBM.gibbs`` where it does the same thing (an RBM
-sweep). The targets of issue 21 are checked against the rows and said met or
-not met; nothing here is asserted (a slow machine is a measurement, not an error).
+sweep) or ``BernoulliRBM.partial_fit`` (a small-RBM training update, also
+timed through the numpy update of the same loop). The targets of issues 21
+and 42 are checked against the rows and said met or not met; nothing here
+is asserted (a slow machine is a measurement, not an error).
 
 Run: ``make bench`` (all benchmarks, then this table), or
 ``.venv/bin/python benchmarks/table.py`` to reprint the last run's table.
@@ -18,6 +22,7 @@ Run: ``make bench`` (all benchmarks, then this table), or
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -25,14 +30,17 @@ import pandas as pd
 
 OUT = Path(__file__).resolve().parent / "out"
 COLUMNS = ["operation", "size", "dtype", "ours_us", "products_us", "ours/products", "sklearn_us", "sklearn/ours"]
+COLUMNS += ["numpy_us", "numpy/ours"]
+SMALL_RBM = "small-RBM update (PCD-1, SGD)"
 
-# (operation, size, dtype, ratio column, bound, direction): issue 21's acceptance targets
+# (operation, size, dtype, ratio column, bound, direction): issues 21 and 42's acceptance targets
 TARGETS = [
     ("RBM Gibbs sweep", "784x500", "float64", "ours/products", 1.05, "<="),
     ("RBM Gibbs sweep", "784x500", "float32", "ours/products", 1.05, "<="),
     ("RBM Gibbs sweep", "784x10", "float64", "sklearn/ours", 5.0, ">="),
     ("RBM Gibbs sweep", "784x10", "float32", "sklearn/ours", 5.0, ">="),
     ("DBM update (SAP)", "784-500-1000", "float32", "ours/products", 1.25, "<="),
+    (SMALL_RBM, "16x16", "float64", "sklearn/ours", 5.0, ">="),
 ]
 
 
@@ -83,8 +91,47 @@ def dbm_rows(df: pd.DataFrame) -> list[dict]:
     return rows
 
 
+def small_rbm_rows(df: pd.DataFrame) -> list[dict]:
+    """Small-RBM training updates (``bench_small_rbm.py``): against scikit-learn's and the numpy update."""
+    rows = []
+    for _, r in df.iterrows():
+        row = {"operation": SMALL_RBM, "size": f"{r['size']}, minibatch {r['batch']}", "dtype": "float64"}
+        row.update({"ours_us": 1e6 * r["ours_s"], "sklearn_us": 1e6 * r["sklearn_s"], "numpy_us": 1e6 * r["numpy_s"]})
+        row.update({"sklearn/ours": r["sklearn/ours"], "numpy/ours": r["numpy/ours"]})
+        rows.append(row)
+    return rows
+
+
+def machine_lines() -> list[str]:
+    """The CPU model and the BLAS libraries (with the kernel each picked for this CPU): ratios depend on both."""
+    from threadpoolctl import threadpool_info
+
+    info = {}
+    for ln in _cpuinfo():
+        key, _, value = ln.partition(":")
+        info.setdefault(key.strip(), value.strip())
+    cpu = info.get("model name", "unknown CPU")
+    if "cpu family" in info:  # a VM may show only the vendor's name
+        avx = "AVX-512" if "avx512f" in info.get("flags", "").split() else "no AVX-512"
+        cpu += f" (family {info['cpu family']}, model {info.get('model', '?')}, {avx}, {os.cpu_count()} logical CPUs)"
+    blas = [
+        f"{i.get('internal_api')} {i.get('version')} ({i.get('architecture', '?')} kernels), {Path(i['filepath']).name}"
+        for i in threadpool_info()
+        if i.get("user_api") == "blas"
+    ]
+    return [f"CPU: {cpu}", *(f"BLAS: {b}" for b in blas)]
+
+
+def _cpuinfo() -> list[str]:
+    try:
+        return Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        return []
+
+
 def table() -> pd.DataFrame:
     readers = {"sweeps.csv": sweep_rows, "ais.csv": ais_rows, "dbm_update.csv": dbm_rows}
+    readers["small_rbm.csv"] = small_rbm_rows
     missing = [name for name in readers if not (OUT / name).exists()]
     if missing:
         sys.exit(f"benchmarks/table.py: no {', '.join(missing)} under {OUT}: run `make bench` first")
@@ -108,11 +155,17 @@ def target_lines(df: pd.DataFrame) -> list[str]:
 def main() -> None:
     df = table()
     df.to_csv(OUT / "bench_table.csv", index=False)
-    fmt = {c: (lambda x: "" if pd.isna(x) else f"{x:,.1f}") for c in ("ours_us", "products_us", "sklearn_us")}
-    fmt.update({c: (lambda x: "" if pd.isna(x) else f"{x:.2f}") for c in ("ours/products", "sklearn/ours")})
+    times = ("ours_us", "products_us", "sklearn_us", "numpy_us")
+    ratios = ("ours/products", "sklearn/ours", "numpy/ours")
+    fmt = {c: (lambda x: "" if pd.isna(x) else f"{x:,.1f}") for c in times}
+    fmt.update({c: (lambda x: "" if pd.isna(x) else f"{x:.2f}") for c in ratios})
+    import numpy  # noqa: F401  (loads numpy's BLAS, so that threadpoolctl lists it)
+    import scipy.linalg  # noqa: F401  (scipy's: the sweep kernels' ?gemm)
+
+    print("\n".join(machine_lines()))
     print("one thread; times in us per call; products = the operation's own matrix products in the same run")
     print(df.to_string(index=False, formatters=fmt))
-    print("issue 21 targets:")
+    print("issue 21 and 42 targets:")
     print("\n".join(target_lines(df)))
     print(f"wrote {OUT / 'bench_table.csv'}")
 

@@ -71,6 +71,9 @@ def keep_freed_memory() -> bool:
 
 
 RESOURCES_LINE = "job resources: cpu {cpu:.2f} s, wall {wall:.2f} s, max rss {rss:.1f} MB"
+# What the job spent before its script's first line of work: the interpreter, Snakemake's script
+# preamble (unpickling its job object imports Snakemake) and the script's imports (bmrep.timeline).
+STARTUP_LINE = "job start-up: cpu {cpu:.2f} s, wall {wall:.2f} s"
 
 
 def _process_age() -> float | None:
@@ -125,6 +128,9 @@ def setup_job(snakemake):
     sys.excepthook = _excepthook
     cfg = getattr(snakemake.params, "cfg", None) if hasattr(snakemake, "params") else None
     log.info("rule %s, threads %d, outputs %s", snakemake.rule, threads, list(snakemake.output))
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    age = _process_age()
+    log.info(STARTUP_LINE.format(cpu=own.ru_utime + own.ru_stime, wall=0.0 if age is None else age))
     atexit.register(_log_resources, log, time.monotonic())
     return log, cfg
 

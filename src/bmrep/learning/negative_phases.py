@@ -97,6 +97,23 @@ class CDChains:
         self.operator.sweep(model, self.v, self.h, self._streams, n_sweeps=self.k, n_threads=self.n_threads)
         return self.v
 
+    def sweep_arguments(self) -> dict:
+        """The chains of a compiled update (:func:`bmrep.learning.rbm_training.compiled_step`), after :meth:`start`.
+
+        Their state arrays and streams (shared, not copied) and the sweeps of
+        :meth:`sample`: the kernel's operator mode and ``alpha``, ``k``, threads.
+        """
+        return {
+            "v": self.v,
+            "h": self.h,
+            "pointers": self._streams.pointers,
+            "k": self.k,
+            "mode": self.operator._mode,
+            "alpha": self.operator.alpha,
+            "n_threads": self.n_threads,
+            "persistent": self.persistent,
+        }
+
     def get_state(self) -> dict:
         return {"v": self.v.copy(), "h": self.h.copy(), "streams": self.streams.get_state()}
 

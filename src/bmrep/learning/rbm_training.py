@@ -23,8 +23,10 @@ import numpy as np
 
 from ..models.rbm import RBM
 from ..progress import track
+from . import _rbm_step
 from .checkpoint import Checkpoint, copy_into, generator_state, resume, save_if_due, set_generator_state
-from .negative_phases import NegativePhase
+from .negative_phases import CDChains, NegativePhase
+from .optimizers import SGD
 
 
 def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
@@ -106,6 +108,26 @@ def restore_loop_state(state, params, optimizer, rng, batches: Minibatches, hist
     set_generator_state(rng, state["rng"])
     batches.set_state(state["batches"])
     history[:] = state["history"]
+
+
+def compiled_step(model, X: np.ndarray, batch_size: int, negative_phase, optimizer, gradient, weight_decay: float):
+    """The update of :func:`train_rbm` as one compiled call (:class:`bmrep.learning._rbm_step.SGDStep`), or None.
+
+    It applies to the plain case of Brügge et al. (2013, sec. 4.2): a float64
+    :class:`RBM`, :func:`rbm_gradient`, :class:`SGD` without momentum or
+    decay, no weight decay. It computes the same bits as the numpy update
+    (``tests/test_rbm_step.py``); with :class:`CDChains` (CD-k, PCD-k) the
+    chains' sweeps run inside the call too, any other negative phase (t-PT_k)
+    samples in Python first.
+    """
+    plain_sgd = type(optimizer) is SGD and not optimizer.momentum and not optimizer.decay
+    if type(model) is not RBM or model.dtype != np.float64 or gradient is not rbm_gradient or not plain_sgd:
+        return None
+    if weight_decay or X.dtype != np.float64:
+        return None
+    chains = negative_phase.sweep_arguments() if isinstance(negative_phase, CDChains) else None
+    n_model = len(chains["v"]) if chains is not None else 0
+    return _rbm_step.SGDStep(model.W, model.b, model.c, X, batch_size, n_model, chains)
 
 
 def train_rbm(
@@ -207,13 +229,22 @@ def train_rbm(
     start = resume(checkpoint, restore)
     if start == 0:
         record(0)
+    step = compiled_step(model, X, B, negative_phase, optimizer, gradient, weight_decay)
     for t in track(range(start + 1, int(n_updates) + 1), "RBM training updates"):
-        vd = X[next(batches)]
-        grads = gradient(model, vd, negative_phase.sample(model, vd))
-        if weight_decay:
-            grads["W"] -= weight_decay * params["W"]
-        optimizer.step(params, grads)
-        if not all(np.all(np.isfinite(p)) for p in params.values()):
+        rows = next(batches)
+        if step is not None:  # the same update, compiled (same bits)
+            lr = optimizer.lr(optimizer.t)
+            optimizer.t += 1
+            samples = None if isinstance(negative_phase, CDChains) else negative_phase.sample(model, X[rows])
+            finite = step(rows, lr, samples)
+        else:
+            vd = X[rows]
+            grads = gradient(model, vd, negative_phase.sample(model, vd))
+            if weight_decay:
+                grads["W"] -= weight_decay * params["W"]
+            optimizer.step(params, grads)
+            finite = all(np.all(np.isfinite(p)) for p in params.values())
+        if not finite:
             raise FloatingPointError(f"train_rbm: parameters became non-finite at update {t}")
         if t % callback_every == 0 or t == n_updates:
             record(t)
@@ -226,4 +257,4 @@ def train_rbm(
     return model, history
 
 
-__all__ = ["rbm_gradient", "Minibatches", "loop_state", "restore_loop_state", "train_rbm"]
+__all__ = ["rbm_gradient", "Minibatches", "loop_state", "restore_loop_state", "compiled_step", "train_rbm"]

@@ -11,6 +11,8 @@ Carlson et al. (2016, eq. 2) is supported through ``beta`` and ``base_bias``.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy.special import expit, logsumexp
 
@@ -20,7 +22,10 @@ from ..rbm import (
     tempered_free_energy_v,
     tempered_log_unnormalized,
 )
-from . import MAX_ENUM_UNITS, all_states, state_chunk, states_range
+from ..rbm import (
+    _base as rbm_base,
+)
+from . import MAX_ENUM_UNITS, _rbm_enum, all_states, state_chunk, states_range
 
 CHUNK_BITS = 15
 
@@ -87,9 +92,52 @@ def log_partition(
     chunk = 2**chunk_bits
     parts = []
     for start in range(0, total, chunk):
-        states = state_chunk(start, min(start + chunk, total), k)
-        parts.append(logsumexp(-free(states)))
+        stop = min(start + chunk, total)
+        states = state_chunk(start, stop, k)
+        walk = _walk_terms(rbm, layer, states, beta, base_bias, stop - start)
+        if walk is None:
+            parts.append(logsumexp(-free(states)))
+        else:
+            parts.append(logsumexp(_rbm_enum.neg_free_energies(*walk, start, stop)))
     return float(logsumexp(parts))
+
+
+def _walk_terms(rbm: RBM, layer: str, states: np.ndarray, beta: float, base_bias, n_states: int):
+    """The arguments of :func:`_rbm_enum.neg_free_energies` for one chunk, or None where numpy's product differs.
+
+    The same terms as :func:`bmrep.models.rbm.tempered_free_energy_v` / ``_h``
+    (numpy computes the linear term; the walk the product, softplus and sums),
+    used only on shapes where numpy's ``states @ W`` adds the rows in unit
+    order (:func:`_unit_order_product`), so the values are numpy's to the bit.
+    """
+    W, b, c = (np.asarray(x, np.float64) for x in (rbm.W, rbm.b, rbm.c))
+    if not _unit_order_product(n_states, *W.shape, layer == "hidden"):
+        return None
+    plain = beta == 1.0 and base_bias is None
+    if layer == "visible":
+        a = None if plain else rbm_base(rbm, base_bias)
+        lin = -(states @ (b if plain else beta * b + (1.0 - beta) * a))
+        return W, c, beta, None, lin
+    return np.ascontiguousarray(W.T), b, beta, (1.0 - beta) * rbm_base(rbm, base_bias), -beta * (states @ c)
+
+
+@lru_cache(maxsize=64)
+def _unit_order_product(n_states: int, n_visible: int, n_hidden: int, hidden: bool) -> bool:
+    """Whether numpy's product of ``n_states`` enumerated states with W (``hidden``: W.T) adds in unit order.
+
+    numpy's BLAS (OpenBLAS) sums a product of this size in unit order, one
+    accumulator per entry, on the shapes measured (16x16 and 784-wide
+    layers); some others it sums in another order (e.g. 500-wide layers).
+    Checked once per shape with weights of mixed magnitudes, where a
+    different order changes some of the sums: the walk is used only where
+    it reproduces numpy's product exactly.
+    """
+    rng = np.random.default_rng(0)
+    k, F = (n_hidden, n_visible) if hidden else (n_visible, n_hidden)
+    W = rng.standard_normal((n_visible, n_hidden)) * 10.0 ** rng.uniform(-4, 4, (n_visible, n_hidden))
+    S = states_range(0, n_states, k, dtype=np.float64)
+    A = np.ascontiguousarray(W.T) if hidden else W
+    return bool(np.array_equal(S @ (W.T if hidden else W), _rbm_enum.unit_order_sums(A, 0, n_states)))
 
 
 def log_prob_v(rbm: RBM, V, log_z: float | None = None) -> np.ndarray:
