@@ -180,7 +180,6 @@ def test_no_swap_without_a_fresh_beta1_state():
     assert not s.fresh.any()
 
 
-
 def test_without_swapping_cast_makes_no_swap_and_is_cast_until_its_first_swap():
     """CAST-noswap (swap_every = 0) on CAST's streams: no swap ever; every chain, level and weight and every
     record equal CAST's up to CAST's first swap (update 50), and differ after it (the comparison can fail)."""

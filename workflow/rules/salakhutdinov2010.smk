@@ -230,6 +230,7 @@ S10_CAST_TABLES = (
     {
         "cast_occupancy": rules.salakhutdinov2010_cast_tempering.output.occupancy,
         "cast_swaps": rules.salakhutdinov2010_cast_tempering.output.swaps,
+        "cast_swap_comparison": rules.salakhutdinov2010_cast_tempering.output.comparison,
     }
     if S10_CAST
     else {}

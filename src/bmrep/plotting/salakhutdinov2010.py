@@ -294,7 +294,7 @@ def _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_, colors)
     row[0].set_title(f"seed {rep}, with vs without swapping: occupancy", fontsize="medium")
     row[0].legend(loc="upper right", fontsize="x-small")
     shown = sorted({int(k) for k in np.linspace(1, K, 5)[1:].round()})  # four levels down to beta_min
-    for name, occ, ls in (("with", occupancy, "-"), ("without", noswap, "--")):
+    for occ, ls in ((occupancy, "-"), (noswap, "--")):
         lw = occ[occ["repeat"] == rep].pivot(index="window_end", columns="level", values="log_weight")
         for k in shown:
             label = f"level {k}" if ls == "-" else None

@@ -17,6 +17,7 @@ sm = snakemake  # noqa: F821
 
 
 def tables(paths):
+    """Per CAST model file: its occupancy table and its swap table (from the ``tempering_*`` arrays)."""
     occ, swaps = [], []
     for path in paths:
         arrays, meta = load_model(path)
