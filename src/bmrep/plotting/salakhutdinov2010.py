@@ -236,7 +236,7 @@ def plot_cast_tempering(
     ``noswap`` (occupancy rows of CAST-noswap) and ``comparison``
     (:func:`bmrep.experiments.salakhutdinov2010.tempering.swap_comparison`) add
     a row per seed in ``comparison``: with against without swapping, the
-    levels' shares over the second half, four levels' log-weights over training
+    levels' shares over the second half, two levels' log-weights over training
     and every level's log-weight at the end.
     """
     use_style()
@@ -268,7 +268,7 @@ def plot_cast_tempering(
             ax.set_xlim(0, ends[-1])
         row[2].set_ylabel("fraction of fast chains")
     for row, rep in zip(axes[len(reps) :], compared, strict=True):
-        _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_, colors)
+        _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_)
     for ax in axes[len(reps) - 1]:
         ax.set_xlabel("Number of parameter updates")
     axes[0, 0].set_title("level occupancy per window")
@@ -278,7 +278,7 @@ def plot_cast_tempering(
     finish(fig, path, caption_text)
 
 
-def _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_, colors):
+def _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_):
     """One seed's CAST fast chains with (solid) and without (dashed) swapping: the last row(s) of the figure."""
     cmp_ = comparison[comparison["repeat"] == rep].sort_values("level")
     levels = cmp_["level"].to_numpy()
@@ -289,22 +289,23 @@ def _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_, colors)
     row[0].bar(levels - width / 2, cmp_["share_swapping"], width, color="black", label="with swapping")
     row[0].bar(levels + width / 2, cmp_["share_noswap"], width, color="tab:orange", label="without swapping")
     row[0].set_xlim(0.3, K + 0.7)
+    row[0].set_ylim(0, max(1.4 * band_[1], 1.3 * float(cmp_[["share_swapping", "share_noswap"]].max().max())))
     row[0].set_xlabel("level (1 = beta 1)")
     row[0].set_ylabel(f"seed {rep}: share, 2nd half")
     row[0].set_title(f"seed {rep}, with vs without swapping: occupancy", fontsize="medium")
-    row[0].legend(loc="upper right", fontsize="x-small")
-    shown = sorted({int(k) for k in np.linspace(1, K, 5)[1:].round()})  # four levels down to beta_min
+    row[0].legend(loc="upper center", fontsize="x-small", ncol=3)
+    shown = {K // 2: "tab:blue", K: "tab:red"}  # a middle level and beta_min: two colours, solid against dashed
     for occ, ls in ((occupancy, "-"), (noswap, "--")):
         lw = occ[occ["repeat"] == rep].pivot(index="window_end", columns="level", values="log_weight")
-        for k in shown:
+        for k, color in shown.items():
             label = f"level {k}" if ls == "-" else None
-            row[1].plot(lw.index, lw[k], ls=ls, color=colors[k - 1], lw=1.2, label=label)
+            row[1].plot(lw.index, lw[k], ls=ls, color=color, lw=1.4, label=label)
     row[1].plot([], [], "k-", label="with swapping")
     row[1].plot([], [], "k--", label="without")
     row[1].set_xlim(0, lw.index.max())
     row[1].set_xlabel("Number of parameter updates")
     row[1].set_ylabel("log g_k - log g_1 (nats)")
-    row[1].set_title("log-weights over training", fontsize="medium")
+    row[1].set_title(f"log-weights of levels {K // 2} and {K} over training", fontsize="medium")
     row[1].legend(fontsize="x-small", ncol=2, loc="best")
     row[2].plot(levels, cmp_["log_weight_swapping"], "o-", color="black", ms=3, lw=1.0, label="with swapping")
     row[2].plot(levels, cmp_["log_weight_noswap"], "s--", color="tab:orange", ms=3, lw=1.0, label="without")
