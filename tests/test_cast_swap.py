@@ -11,13 +11,19 @@ Wang-Landau weights agree with and without swapping; the occupancy diagnostic of
 Measured once on this model (8 repeats of 3000 updates, same streams with and without swaps): with
 per-chain weights the placement pulled log g_20 - log g_1 to about -54 against -5 without swaps; with the
 one shared vector the difference is +3.6 nats (z = 0.5), and every level's occupancy is 0.050.
+That comparison is now a training of its own (CAST-noswap: swap_every = 0, one seed, drawn in
+cast_tempering): checked here, it makes no swap and is CAST, bit for bit, up to CAST's first swap,
+with SAP-50's slow chains throughout.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+import pytest
 
-from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_comparison
+from bmrep.learning.dbm_samplers import CONTROL, NOSWAP, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import DBM
 from bmrep.sampling.streams import ChainStreams
@@ -33,7 +39,7 @@ def fixed_dbm() -> DBM:
     return DBM.random(30, 15, 15, keyed_rng(SEED, "cast-swap-model"), scale=0.5)
 
 
-def cast(dbm, repeat: int, swap_every: int, algorithm: str = "CAST"):
+def cast(dbm, repeat: int, swap_every: int, algorithm: str = "CAST", record_every: int = 50):
     s = make_sampler(
         algorithm,
         dbm,
@@ -44,6 +50,7 @@ def cast(dbm, repeat: int, swap_every: int, algorithm: str = "CAST"):
         beta_min=0.9,
         gamma=10.0,
         swap_every=swap_every,
+        record_every=record_every,
     )
     return s
 
@@ -171,3 +178,76 @@ def test_no_swap_without_a_fresh_beta1_state():
     np.testing.assert_array_equal(np.delete(s.tempering.k, swapped), np.delete(k_before, swapped))
     np.testing.assert_array_equal(s.tempering.log_g, log_g)  # no Wang-Landau update for the placement
     assert not s.fresh.any()
+
+
+def test_without_swapping_cast_makes_no_swap_and_is_cast_until_its_first_swap():
+    """CAST-noswap (swap_every = 0) on CAST's streams: no swap ever; every chain, level and weight and every
+    record equal CAST's up to CAST's first swap (update 50), and differ after it (the comparison can fail)."""
+    dbm = fixed_dbm()
+    with_swaps = cast(dbm, 2, SWAP_EVERY, record_every=10)
+    without = cast(dbm, 2, SWAP_EVERY, algorithm=NOSWAP, record_every=10)
+    assert without.swap_every == 0  # CAST's swap_every option does not reach CAST-noswap
+    for t in range(4 * SWAP_EVERY):
+        with_swaps.step(dbm, t)
+        without.step(dbm, t)
+        if t < SWAP_EVERY - 1:  # the first swap comes at the end of update SWAP_EVERY - 1
+            for name in ("v", "h1", "h2"):
+                np.testing.assert_array_equal(getattr(with_swaps.chains, name), getattr(without.chains, name))
+            np.testing.assert_array_equal(with_swaps.tempering.k, without.tempering.k)
+            np.testing.assert_array_equal(with_swaps.tempering.log_g, without.tempering.log_g)
+    assert with_swaps.n_swaps > 0 and without.n_swaps == 0 and without.n_skipped == 0
+    r_with, r_without = with_swaps.records(), without.records()
+    assert r_without["swap_update"].size == 0 and r_without["swap_swapped"].size == 0
+    np.testing.assert_array_equal(r_with["window_end"], r_without["window_end"])
+    early = r_with["window_end"] <= SWAP_EVERY  # the windows recorded before the first swap
+    assert early.sum() == SWAP_EVERY // 10
+    for key in ("occupancy", "log_weights"):
+        np.testing.assert_array_equal(r_with[key][early], r_without[key][early])
+        assert not np.array_equal(r_with[key][~early], r_without[key][~early]), key
+    assert without.diagnostics()["swaps"] == 0 and without.diagnostics()["reached_min_last_swap"] == 0
+
+
+def test_without_swapping_the_slow_chains_are_the_control_sap50():
+    """With free fast chains (not held at beta = 1) and no swaps, training equals SAP-50's bit for bit."""
+    dbm0 = DBM.random(30, 15, 15, keyed_rng(SEED, "cast-control-model"), scale=0.1).astype(np.float32)
+    X = (keyed_rng(SEED, "cast-control-data").random((200, 30)) < 0.3).astype(np.float32)
+    models = {}
+    for algorithm in (NOSWAP, CONTROL, "CAST"):
+        dbm = dbm0.copy()
+        s = cast(dbm, 3, SWAP_EVERY, algorithm=algorithm)
+        train_dbm(dbm, X, s, n_updates=150, batch_size=20, rng=keyed_rng(SEED, "cast-control-batches"))
+        models[algorithm] = dbm
+        if algorithm == NOSWAP:  # the fast chains temper
+            assert s.records()["occupancy"][:, len(s.tempering.betas) // 2 :].sum() > 0
+    for k, a in models[NOSWAP].params().items():
+        np.testing.assert_array_equal(a, models[CONTROL].params()[k], err_msg=k)
+    assert not np.array_equal(models["CAST"].W1, models[NOSWAP].W1)  # the swaps do change the slow chains
+
+
+def test_swap_every_must_not_be_negative():
+    with pytest.raises(ValueError, match="swap_every"):
+        cast(fixed_dbm(), 0, -SWAP_EVERY)
+
+
+def test_swap_comparison_reads_the_second_half_and_the_last_weights():
+    """The with/without table: each level's share over the windows after half of training, the last log-weights."""
+    K = 4
+
+    def records(first, second, last_weights):  # 4 windows of 50 updates: two in each half
+        return {
+            "window_end": np.array([50, 100, 150, 200]),
+            "occupancy": np.array([first, first, second, second]),
+            "log_weights": np.array([np.zeros(K), np.zeros(K), np.ones(K), last_weights], dtype=float),
+            "betas": np.linspace(1, 0.9, K),
+        }
+
+    with_swaps = occupancy_table(records([100, 0, 0, 0], [40, 30, 20, 10], np.array([0, -1.0, -2.0, -3.0])), 0)
+    without = occupancy_table(records([0, 0, 0, 100], [25, 25, 25, 25], np.array([0, -0.5, -1.0, -1.5])), 0)
+    other_seed = occupancy_table(records([1, 1, 1, 1], [1, 1, 1, 1], np.zeros(K)), 1)  # CAST only: left out
+    t = swap_comparison(pd.concat([with_swaps, other_seed]), without)
+    assert list(t["repeat"]) == [0] * K and list(t["level"]) == [1, 2, 3, 4]
+    np.testing.assert_allclose(t["share_swapping"], [0.4, 0.3, 0.2, 0.1])
+    np.testing.assert_allclose(t["share_noswap"], [0.25] * K)
+    np.testing.assert_allclose(t["log_weight_difference"], [0, -0.5, -1.0, -1.5])
+    np.testing.assert_allclose(t["beta"], np.linspace(1, 0.9, K))
+    assert swap_comparison(with_swaps, without.iloc[:0]).empty

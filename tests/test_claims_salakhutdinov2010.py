@@ -13,7 +13,7 @@ from bmrep.claims.salakhutdinov2010 import claims
 from bmrep.claims.salakhutdinov2010_ais import drift_onset, exact_diagnostics
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from bmrep.code_digest import PACKAGE_ROOT, library_files
-from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_table
+from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_comparison, swap_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"
@@ -264,6 +264,22 @@ def test_the_control_and_the_cast_rows_carry_the_tempering_records_and_the_decid
     skewed = {**t, **_tempering_tables(np.r_[np.full(19, 0.045), 0.145], reached=10)}
     row = {c.claim.id: c for c in evaluate(claims({}), Results(skewed, profile="default"))}
     assert "(all 20 in [0.025, 0.1]: NO)" in row["salakhutdinov2010/table1/cast_beats_sap"].details
+
+
+def test_the_cast_rows_compare_with_and_without_swapping():
+    """The CAST rows' details give the seeds trained without swaps too (cast_swap_comparison), when run."""
+    shares = np.full(20, 0.05)
+    t = {**tables(), **_tempering_tables(shares, reached=30)}
+    noswap = _tempering_tables(np.r_[np.full(19, 0.04), 0.24], reached=0)["cast_occupancy"]
+    noswap["log_weight"] = -0.25 * (noswap["level"] - 1)  # log g_20 - log g_1 = -4.75 without swaps
+    t["cast_swap_comparison"] = swap_comparison(t["cast_occupancy"], noswap)
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    details = row["salakhutdinov2010/table1/cast_beats_sap"].details
+    assert "seed 0 without swapping (CAST-noswap, same streams): level shares 0.040-0.240" in details
+    assert "log g_20 - log g_1 at the end 0.0 nats with swaps, -4.8 without" in details
+    t["cast_swap_comparison"] = t["cast_swap_comparison"].iloc[:0]  # cast_noswap_seeds: 0
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    assert "without swapping" not in row["salakhutdinov2010/table1/cast_beats_sap"].details
 
 
 def test_adaptive_st_claims_read_the_sampling_summary():

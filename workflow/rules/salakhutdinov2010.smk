@@ -3,8 +3,10 @@
 #   fig2                      the two-node MRF: Gibbs vs FPCD vs Wang-Landau
 #   pretrain/{seed}           greedy pretraining, one per seed (shared by the algorithms: common random numbers)
 #   train/{seed}/{alg}        one job per (seed, algorithm): SAP, FPCD, Trans-SAP, CAST and the control SAP-50
-#                             (SAP on CAST's slow chains' streams), so seeds run in parallel
-#   cast_tempering            CAST's fast chains over training (level occupancy, shared weights, swaps), all seeds
+#                             (SAP on CAST's slow chains' streams), so seeds run in parallel; and the diagnostic
+#                             CAST-noswap (CAST without swaps) for the first cast_noswap_seeds seeds, not evaluated
+#   cast_tempering            CAST's fast chains over training (level occupancy, shared weights, swaps), all seeds,
+#                             and with against without swapping for the CAST-noswap seeds
 #   evaluate/{seed}/{alg}     AIS log Z + eq. (3) bound: curve over snapshots, final test bound (replicated AIS)
 #   table1, fig4_bound        aggregates over seeds (means, s.e. and paired differences)
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
@@ -21,6 +23,7 @@
 import re
 
 from bmrep.experiments.salakhutdinov2010.summaries import CALIBRATION_TOLERANCE as S10_CALIBRATION_TOLERANCE
+from bmrep.learning.dbm_samplers import NOSWAP as S10_NOSWAP
 
 validate(config["salakhutdinov2010"], "../schemas/salakhutdinov2010.schema.yaml")
 
@@ -53,6 +56,10 @@ PAPER_FIGURES["salakhutdinov2010"] += [
 ]
 S10_ALG_PATTERN = "|".join(re.escape(a) for a in S10_ALGS)
 S10_SEEDS = list(range(int(S10["n_seeds"])))
+# The diagnostic CAST-noswap (spec, section 3): trained for the first cast_noswap_seeds seeds, only for
+# cast_tempering (not evaluated, not in Table 1), so the training rule alone accepts it.
+S10_NOSWAP_SEEDS = S10_SEEDS[: int(S10.get("cast_noswap_seeds", 0))] if S10_CAST else []
+S10_TRAIN_PATTERN = "|".join(re.escape(a) for a in [*S10_ALGS, S10_NOSWAP])
 
 
 rule salakhutdinov2010_fig2:
@@ -117,7 +124,7 @@ rule salakhutdinov2010_train:
     log:
         logs("salakhutdinov2010/train_seed{repeat}_{algorithm}.log"),
     wildcard_constraints:
-        algorithm=S10_ALG_PATTERN,
+        algorithm=S10_TRAIN_PATTERN,
         repeat=r"\d+",
     conda:
         CONDA_ENV
@@ -196,6 +203,7 @@ rule salakhutdinov2010_fig4_bound:
 rule salakhutdinov2010_cast_tempering:
     input:
         models=expand(rules.salakhutdinov2010_train.output.model, algorithm="CAST", repeat=S10_SEEDS),
+        noswap=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_NOSWAP, repeat=S10_NOSWAP_SEEDS),
     output:
         fig=report(
             figures("salakhutdinov2010/cast_tempering.png"),
@@ -204,13 +212,15 @@ rule salakhutdinov2010_cast_tempering:
         ),
         occupancy=results("salakhutdinov2010/cast_occupancy.csv"),
         swaps=results("salakhutdinov2010/cast_swaps.csv"),
+        noswap_occupancy=results("salakhutdinov2010/cast_noswap_occupancy.csv"),
+        comparison=results("salakhutdinov2010/cast_swap_comparison.csv"),
     log:
         logs("salakhutdinov2010/cast_tempering.log"),
     conda:
         CONDA_ENV
     params:
         code=code_version("salakhutdinov2010/cast_tempering.py"),
-        cfg=settings("salakhutdinov2010", "train"),
+        cfg=settings("salakhutdinov2010", "n_seeds", "train", "cast_noswap_seeds"),
         profile=PROFILE,
     script:
         "../scripts/salakhutdinov2010/cast_tempering.py"
@@ -220,6 +230,7 @@ S10_CAST_TABLES = (
     {
         "cast_occupancy": rules.salakhutdinov2010_cast_tempering.output.occupancy,
         "cast_swaps": rules.salakhutdinov2010_cast_tempering.output.swaps,
+        "cast_swap_comparison": rules.salakhutdinov2010_cast_tempering.output.comparison,
     }
     if S10_CAST
     else {}

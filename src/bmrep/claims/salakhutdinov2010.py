@@ -11,8 +11,8 @@ Each claim reads the result tables the claims rule names:
   ``exact_check`` (AIS against exact enumeration) and ``sampling`` (Figure 4,
   left and middle);
 * ``cast_occupancy`` and ``cast_swaps`` (CAST's fast chains over training:
-  level occupancy per window, and per swap how many reached beta_min), shown
-  in the CAST rows' details.
+  level occupancy per window, and per swap how many reached beta_min) and
+  ``cast_swap_comparison`` (with vs without swapping), in the CAST rows' details.
 
 Table 1's claims are paired over seeds (common random numbers within a seed);
 the Figure 2 and adaptive-ST claims are proportions over independent runs and particles.
@@ -191,6 +191,13 @@ def tempering_details(r) -> str:
             f"fast chains reaching beta_min between swaps median {100 * h['median_reached_min']:.0f}% "
             f"(> half of them in {100 * h['swaps_with_most_reaching']:.0f}% of {int(h['n_swaps'])} swaps), "
             f"pairs swapped {100 * h['swapped_fraction']:.0f}%"
+        )
+    cmp_ = r["cast_swap_comparison"] if "cast_swap_comparison" in r else None  # the seeds run without swaps too
+    for rep, c in [] if cmp_ is None else cmp_.sort_values("level").groupby("repeat"):
+        per_run.append(
+            f"seed {int(rep)} without swapping (CAST-noswap, same streams): level shares "
+            f"{c['share_noswap'].min():.3f}-{c['share_noswap'].max():.3f}, log g_{n_levels} - log g_1 at the end "
+            f"{c['log_weight_swapping'].iloc[-1]:.1f} nats with swaps, {c['log_weight_noswap'].iloc[-1]:.1f} without"
         )
     return "CAST's fast chains (one shared Wang-Landau vector), second half of training: " + "; ".join(per_run)
 

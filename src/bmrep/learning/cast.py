@@ -56,10 +56,15 @@ class CoupledAdaptiveTempering:
     over, nor that state after the sweep the fast chain makes at beta = 1 before
     its first k-move (measured: 8% of swaps did, when any beta = 1 state counted).
 
+    ``swap_every = 0`` switches the swaps off (the diagnostic "CAST-noswap" of
+    :func:`bmrep.learning.dbm_samplers.make_sampler`): the fast chains then temper
+    on their own and the slow chains are SAP on the slow half, with the same
+    arithmetic as CAST up to its first swap.
+
     Records (:meth:`records`): every ``record_every`` updates the fast chains'
     visits of each level in the window (counted after the k-move, as the
     Wang-Landau update counts them) and ``log g_k - log g_0`` at the window's
-    end; at every swap the number of fast chains that reached the lowest beta
+    end; at every swap (none without swapping) the number of fast chains that reached the lowest beta
     since the previous swap and the number of pairs swapped.
     """
 
@@ -86,6 +91,8 @@ class CoupledAdaptiveTempering:
             raise ValueError(f"need one stream per chain: {len(streams)} != {n_slow} + {n_fast}")
         if int(record_every) < 1:
             raise ValueError(f"record_every must be >= 1, got {record_every}")
+        if int(swap_every) < 0:
+            raise ValueError(f"swap_every must be >= 0 (0: no swaps), got {swap_every}")
         self.n_slow, self.n_fast = int(n_slow), int(n_fast)
         self.chains = random_chains(dbm, n, rng)
         self.streams = streams

@@ -152,6 +152,9 @@ class TemperedTransitionChains(GibbsChains):
 # The control of the claim tempering_helps_cast (spec, section 3; ours, not the paper's): SAP on CAST's
 # slow half alone, i.e. CAST without its fast chains and swaps.
 CONTROL = "SAP-50"
+# A diagnostic (spec, section 3; not in Table 1): CAST with its swaps switched off (swap_every = 0), so that its
+# fast chains' occupancy and Wang-Landau weights show what the swaps' placements at beta = 1 do to them.
+NOSWAP = "CAST-noswap"
 # make_sampler's options of each algorithm (not given: the sampler's constructor default) ...
 _OPTIONS = {
     "SAP": (),
@@ -159,6 +162,7 @@ _OPTIONS = {
     "FPCD": ("fast_lr", "fast_decay"),
     "Trans-SAP": ("tt_levels", "tt_beta_min", "tt_every"),
     "CAST": ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every", "record_every"),
+    NOSWAP: ("n_betas", "beta_min", "gamma", "gamma_t0", "record_every"),  # swap_every is 0
 }
 # ... and the constructor's names of those that differ (Trans-SAP's are prefixed, as CAST also has a beta_min)
 _RENAMED = {"tt_levels": "n_levels", "tt_beta_min": "beta_min", "tt_every": "every"}
@@ -171,7 +175,9 @@ def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *,
     :data:`CONTROL` ("SAP-50"): SAP on the streams and initial states of
     CAST's slow half (chains 0 .. n_chains/2 - 1 of the same ``streams`` and
     ``rng``), so that with the same streams it is CAST without fast chains
-    and swaps, bit for bit up to CAST's first swap.
+    and swaps, bit for bit up to CAST's first swap; and :data:`NOSWAP`
+    ("CAST-noswap"): CAST with ``swap_every = 0`` (its slow chains are then
+    SAP-50's chains, its fast chains CAST's up to CAST's first swap).
     ``options`` are the settings of any algorithm, those of the others being
     ignored (so one call site serves all four): FPCD ``fast_lr``,
     ``fast_decay``; Trans-SAP ``tt_levels``, ``tt_beta_min``, ``tt_every``
@@ -182,7 +188,7 @@ def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *,
     Raises
     ------
     ValueError
-        For an unknown algorithm, or CAST or its control with an odd ``n_chains``.
+        For an unknown algorithm, or CAST, its control or CAST-noswap with an odd ``n_chains``.
     TypeError
         For an option no algorithm has.
     """
@@ -204,6 +210,8 @@ def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *,
     if algorithm == CONTROL:  # CAST's initial chains are drawn for all n_chains; the slow half is the first
         slow = random_chains(dbm, n_chains, rng).take(slice(0, half))
         return GibbsChains(dbm, half, streams.subset(slice(0, half)), rng, chains=slow)
+    if algorithm == NOSWAP:
+        kw["swap_every"] = 0
     return CoupledAdaptiveTempering(dbm, half, half, streams, rng, **kw)
 
 
@@ -212,6 +220,7 @@ ALGORITHMS = tuple(_OPTIONS)
 __all__ = [
     "ALGORITHMS",
     "CONTROL",
+    "NOSWAP",
     "GibbsChains",
     "FastWeightChains",
     "TemperedTransitionChains",

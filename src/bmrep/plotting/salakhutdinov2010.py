@@ -216,8 +216,16 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tolerance: float,
     finish(fig, path, caption_text)
 
 
-def plot_cast_tempering(occupancy: pd.DataFrame, swaps: pd.DataFrame, path, caption_text: str, band_=(0.025, 0.1)):
-    """CAST's fast chains over training, one row per run (seed).
+def plot_cast_tempering(
+    occupancy: pd.DataFrame,
+    swaps: pd.DataFrame,
+    path,
+    caption_text: str,
+    band_=(0.025, 0.1),
+    noswap: pd.DataFrame | None = None,
+    comparison: pd.DataFrame | None = None,
+):
+    """CAST's fast chains over training, one row per run (seed), then one per seed also run without swapping.
 
     Left: each level's share of the fast chains' visits per window of updates
     (the colour scale runs to twice the top of ``band_``, the spec's band for
@@ -225,22 +233,29 @@ def plot_cast_tempering(occupancy: pd.DataFrame, swaps: pd.DataFrame, path, capt
     log g_k - log g_1 at every window's end, one line per level. Right: per
     swap, the fraction of fast chains that reached the lowest beta since the
     previous swap and the fraction of pairs swapped (a fresh beta = 1 state).
+    ``noswap`` (occupancy rows of CAST-noswap) and ``comparison``
+    (:func:`bmrep.experiments.salakhutdinov2010.tempering.swap_comparison`) add
+    a row per seed in ``comparison``: with against without swapping, the
+    levels' shares over the second half, two levels' log-weights over training
+    and every level's log-weight at the end.
     """
     use_style()
     reps = sorted(occupancy["repeat"].unique())
-    fig, axes = plt.subplots(len(reps), 3, figsize=(13.0, 2.8 * len(reps)), squeeze=False, layout="constrained")
-    for row, rep in zip(axes, reps, strict=True):
+    compared = [] if comparison is None else sorted(comparison["repeat"].unique())
+    n_rows = len(reps) + len(compared)
+    fig, axes = plt.subplots(n_rows, 3, figsize=(13.0, 2.8 * n_rows), squeeze=False, layout="constrained")
+    K = int(occupancy["level"].max())
+    colors = plt.cm.viridis(np.linspace(0, 1, K))
+    for row, rep in zip(axes[: len(reps)], reps, strict=True):
         occ = occupancy[occupancy["repeat"] == rep]
         grid = occ.pivot(index="level", columns="window_end", values="fraction")
         ends = grid.columns.to_numpy()
-        K = grid.shape[0]
         im = row[0].imshow(grid.to_numpy(), aspect="auto", origin="lower", cmap="viridis", vmin=0.0,
                            vmax=2 * band_[1], extent=(0, ends[-1], 0.5, K + 0.5), interpolation="nearest")  # fmt: skip
         row[0].grid(False)
         fig.colorbar(im, ax=row[0], label="share of visits", fraction=0.06, pad=0.02)
         row[0].set_ylabel(f"seed {rep}: level (1 = beta 1)")
         lw = occ.pivot(index="window_end", columns="level", values="log_weight")
-        colors = plt.cm.viridis(np.linspace(0, 1, K))
         for j, lev in enumerate(lw.columns):
             row[1].plot(lw.index, lw[lev], color=colors[j], lw=0.8)
         row[1].set_ylabel("log g_k - log g_1 (nats)")
@@ -252,10 +267,50 @@ def plot_cast_tempering(occupancy: pd.DataFrame, swaps: pd.DataFrame, path, capt
         for ax in row[1:]:
             ax.set_xlim(0, ends[-1])
         row[2].set_ylabel("fraction of fast chains")
-    for ax in axes[-1]:
+    for row, rep in zip(axes[len(reps) :], compared, strict=True):
+        _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_)
+    for ax in axes[len(reps) - 1]:
         ax.set_xlabel("Number of parameter updates")
     axes[0, 0].set_title("level occupancy per window")
     axes[0, 1].set_title("shared Wang-Landau log-weights")
     axes[0, 2].set_title("between consecutive swaps")
     axes[0, 2].legend(loc="lower right", fontsize="small")
     finish(fig, path, caption_text)
+
+
+def _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_):
+    """One seed's CAST fast chains with (solid) and without (dashed) swapping: the last row(s) of the figure."""
+    cmp_ = comparison[comparison["repeat"] == rep].sort_values("level")
+    levels = cmp_["level"].to_numpy()
+    K = len(levels)
+    width = 0.4
+    row[0].axhspan(*band_, color="0.9", zorder=0, label=f"spec band {band_[0]}-{band_[1]}")
+    row[0].axhline(1 / K, color="grey", lw=0.6, ls=":")
+    row[0].bar(levels - width / 2, cmp_["share_swapping"], width, color="black", label="with swapping")
+    row[0].bar(levels + width / 2, cmp_["share_noswap"], width, color="tab:orange", label="without swapping")
+    row[0].set_xlim(0.3, K + 0.7)
+    row[0].set_ylim(0, max(1.4 * band_[1], 1.3 * float(cmp_[["share_swapping", "share_noswap"]].max().max())))
+    row[0].set_xlabel("level (1 = beta 1)")
+    row[0].set_ylabel(f"seed {rep}: share, 2nd half")
+    row[0].set_title(f"seed {rep}, with vs without swapping: occupancy", fontsize="medium")
+    row[0].legend(loc="upper center", fontsize="x-small", ncol=3)
+    shown = {K // 2: "tab:blue", K: "tab:red"}  # a middle level and beta_min: two colours, solid against dashed
+    for occ, ls in ((occupancy, "-"), (noswap, "--")):
+        lw = occ[occ["repeat"] == rep].pivot(index="window_end", columns="level", values="log_weight")
+        for k, color in shown.items():
+            label = f"level {k}" if ls == "-" else None
+            row[1].plot(lw.index, lw[k], ls=ls, color=color, lw=1.4, label=label)
+    row[1].plot([], [], "k-", label="with swapping")
+    row[1].plot([], [], "k--", label="without")
+    row[1].set_xlim(0, lw.index.max())
+    row[1].set_xlabel("Number of parameter updates")
+    row[1].set_ylabel("log g_k - log g_1 (nats)")
+    row[1].set_title(f"log-weights of levels {K // 2} and {K} over training", fontsize="medium")
+    row[1].legend(fontsize="x-small", ncol=2, loc="best")
+    row[2].plot(levels, cmp_["log_weight_swapping"], "o-", color="black", ms=3, lw=1.0, label="with swapping")
+    row[2].plot(levels, cmp_["log_weight_noswap"], "s--", color="tab:orange", ms=3, lw=1.0, label="without")
+    d = cmp_["log_weight_difference"].to_numpy()[-1]
+    row[2].set_title(f"log-weights at the end (level {K}: with - without = {d:+.1f} nats)", fontsize="medium")
+    row[2].set_xlabel("level (1 = beta 1)")
+    row[2].set_ylabel("log g_k - log g_1 (nats)")
+    row[2].legend(fontsize="x-small", loc="best")

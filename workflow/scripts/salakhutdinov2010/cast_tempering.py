@@ -1,8 +1,12 @@
-"""CAST's fast chains over training, every seed: level occupancy per window, shared log-weights, swaps (figure)."""
+"""CAST's fast chains over training, every seed: level occupancy per window, shared log-weights, swaps (figure).
+
+With the seeds also trained without swapping (CAST-noswap): their occupancy table and, per level, the
+second-half shares and final log-weights with and without swapping, drawn as the figure's last row(s).
+"""
 
 import pandas as pd
 
-from bmrep.experiments.salakhutdinov2010.tempering import OCCUPANCY_BAND, occupancy_table, swap_table
+from bmrep.experiments.salakhutdinov2010.tempering import OCCUPANCY_BAND, occupancy_table, swap_comparison, swap_table
 from bmrep.io import load_model, write_csv
 from bmrep.plotting.salakhutdinov2010 import plot_cast_tempering
 from bmrep.plotting.style import caption
@@ -10,15 +14,30 @@ from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-occ, swaps = [], []
-for repeat, path in enumerate(sm.input.models):
-    arrays, meta = load_model(path)
-    rec = {k[len("tempering_") :]: v for k, v in arrays.items() if k.startswith("tempering_")}
-    occ.append(occupancy_table(rec, meta.get("repeat", repeat)))
-    swaps.append(swap_table(rec, meta.get("repeat", repeat), meta["n_fast"]))
-occ, swaps = pd.concat(occ, ignore_index=True), pd.concat(swaps, ignore_index=True)
+
+
+def tables(paths):
+    """Per CAST model file: its occupancy table and its swap table (from the ``tempering_*`` arrays)."""
+    occ, swaps = [], []
+    for path in paths:
+        arrays, meta = load_model(path)
+        rec = {k[len("tempering_") :]: v for k, v in arrays.items() if k.startswith("tempering_")}
+        occ.append(occupancy_table(rec, meta["repeat"]))
+        swaps.append(swap_table(rec, meta["repeat"], meta["n_fast"]))
+    return occ, swaps
+
+
+occ, swaps = (pd.concat(x, ignore_index=True) for x in tables(sm.input.models))
+noswap_parts = tables(sm.input.noswap)[0]  # none if salakhutdinov2010.cast_noswap_seeds is 0
+noswap = pd.concat(noswap_parts, ignore_index=True) if noswap_parts else occ.iloc[:0]
+comparison = swap_comparison(occ, noswap)
 write_csv(sm.output.occupancy, occ)
 write_csv(sm.output.swaps, swaps)
+write_csv(sm.output.noswap_occupancy, noswap)
+write_csv(sm.output.comparison, comparison)
+for rep, c in comparison.groupby("repeat"):
+    log.info("seed %d: log g_K - log g_1 at the end: with swapping %.2f, without %.2f nats", rep,
+             c["log_weight_swapping"].iloc[-1], c["log_weight_noswap"].iloc[-1])  # fmt: skip
 t = cfg["train"]
 plot_cast_tempering(
     occ,
@@ -27,6 +46,7 @@ plot_cast_tempering(
     caption(
         sm.params.profile,
         seeds=int(occ["repeat"].nunique()),
+        seeds_without_swapping=int(noswap["repeat"].nunique()),
         updates=t["n_updates"],
         fast_chains=int(swaps["n_fast"].iloc[0]),
         levels=f"{t['cast_n_betas']} betas in [{t['cast_beta_min']}, 1]",
@@ -36,4 +56,6 @@ plot_cast_tempering(
         band=f"{OCCUPANCY_BAND}",
     ),
     OCCUPANCY_BAND,
+    noswap=noswap,
+    comparison=comparison if len(comparison) else None,
 )

@@ -7,7 +7,8 @@ Wang-Landau log-weights at the window's end, and, per swap, how many fast
 chains reached the lowest beta since the previous swap. Spec, section 3: over
 the second half of training every level's share should lie in [0.025, 0.1]
 (a flat histogram over 20 levels is 0.05), and most fast chains should reach
-beta = 0.9 between consecutive swaps.
+beta = 0.9 between consecutive swaps. For the seeds also trained without swapping
+(CAST-noswap, the same streams), :func:`swap_comparison` sets the two side by side.
 """
 
 from __future__ import annotations
@@ -58,6 +59,40 @@ def swap_table(records: dict, repeat: int, n_fast: int) -> pd.DataFrame:
     )
 
 
+def _late_shares(occ: pd.DataFrame) -> tuple[int, pd.DataFrame, pd.Series]:
+    """One run's last update, its windows after half of it, and each level's share of their visits."""
+    end = int(occ["window_end"].max())
+    late = occ[occ["window_end"] > end / 2]
+    visits = late.groupby("level")["visits"].sum()
+    return end, late, visits / max(int(visits.sum()), 1)
+
+
+def swap_comparison(with_swaps: pd.DataFrame, without_swaps: pd.DataFrame) -> pd.DataFrame:
+    """CAST's fast chains with and without swapping, per seed trained both ways and level.
+
+    Both arguments are :func:`occupancy_table` rows (CAST, CAST-noswap); a seed in only one is left out.
+    Columns ``repeat, level, beta``, ``share_swapping`` / ``share_noswap`` (the level's share of the fast
+    chains' visits over the second half of training), ``log_weight_swapping`` / ``log_weight_noswap``
+    (log g_k - log g_1 at the end of training) and ``log_weight_difference`` (with minus without: negative
+    where the swaps' placements at beta = 1 pull the weights away from beta = 1; spec, section 3).
+    """
+    cols = {}
+    for rep in sorted(set(with_swaps["repeat"]) & set(without_swaps["repeat"])):
+        for name, occ in (("swapping", with_swaps), ("noswap", without_swaps)):
+            occ = occ[occ["repeat"] == rep]
+            end, _, share = _late_shares(occ)
+            last = occ[occ["window_end"] == end].set_index("level")
+            cols.setdefault(rep, {"beta": last["beta"]})
+            cols[rep][f"share_{name}"] = share
+            cols[rep][f"log_weight_{name}"] = last["log_weight"]
+    tables = [pd.DataFrame(c).rename_axis("level").reset_index().assign(repeat=int(rep)) for rep, c in cols.items()]
+    out = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame(columns=["repeat", "level", "beta"])
+    out["log_weight_difference"] = out.get("log_weight_swapping", np.nan) - out.get("log_weight_noswap", np.nan)
+    order = ["repeat", "level", "beta", "share_swapping", "share_noswap", "log_weight_swapping", "log_weight_noswap",
+             "log_weight_difference"]  # fmt: skip
+    return out.reindex(columns=order)
+
+
 def second_half(occupancy: pd.DataFrame, swaps: pd.DataFrame) -> pd.DataFrame:
     """Per CAST run (repeat), its fast chains over the second half of training.
 
@@ -69,10 +104,7 @@ def second_half(occupancy: pd.DataFrame, swaps: pd.DataFrame) -> pd.DataFrame:
     """
     rows = []
     for rep, occ in occupancy.groupby("repeat"):
-        end = int(occ["window_end"].max())
-        late = occ[occ["window_end"] > end / 2]
-        visits = late.groupby("level")["visits"].sum()
-        share = visits / max(int(visits.sum()), 1)
+        end, late, share = _late_shares(occ)
         sw = swaps[(swaps["repeat"] == rep) & (swaps["update"] > end / 2)]
         frac = (sw["reached_min"] / sw["n_fast"]).to_numpy()
         lo, hi = OCCUPANCY_BAND

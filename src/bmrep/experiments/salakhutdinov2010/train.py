@@ -1,6 +1,7 @@
 """Training of Salakhutdinov (2010): greedy pretraining, then joint training with SAP, FPCD, Trans-SAP or CAST.
 
-The control SAP-50 (tempering_helps_cast) is SAP on CAST's slow chains' streams.
+The control SAP-50 (tempering_helps_cast) is SAP on CAST's slow chains' streams; the
+diagnostic CAST-noswap is CAST with its swaps switched off (same streams).
 
 Nothing here evaluates a model (no AIS): a change to the estimators does not
 retrain the DBMs.
@@ -13,7 +14,7 @@ import time
 import numpy as np
 
 from bmrep.learning.dbm_pretraining import pretrain_dbm
-from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.learning.dbm_samplers import NOSWAP, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import DBM
@@ -62,7 +63,9 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     ``repeat``) and not by the algorithm, so within a seed the four algorithms
     differ only in how they move the chains, and comparisons are paired over seeds.
     The control "SAP-50" takes the first half of the same initial chains and
-    streams: those of CAST's slow chains.
+    streams: those of CAST's slow chains. The diagnostic "CAST-noswap" is CAST
+    without swaps on CAST's streams (spec, section 3: the fast chains'
+    occupancy and weights with and without swapping).
 
     ``cfg`` keys: ``batch_size`` and ``train``. The learning rate is
     ``lr_numerator / (lr_offset + t)`` (section 8: 10 / (2000 + t)).
@@ -73,7 +76,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     -------
     dbm : DBM, snapshots : dict name -> stacked arrays (one row per checkpoint,
     the update numbers in ``"updates"``), info : dict (timings, diagnostics;
-    for CAST also ``"tempering"``, the fast chains' records as arrays:
+    for CAST and CAST-noswap also ``"tempering"``, the fast chains' records as arrays:
     :meth:`bmrep.learning.cast.CoupledAdaptiveTempering.records`, and ``"n_fast"``).
     """
     t = cfg["train"]
@@ -135,7 +138,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
         "seconds_per_update": hist.seconds / max(hist.n_updates, 1),
         **s.diagnostics(),
     }
-    if algorithm == "CAST":
+    if algorithm in ("CAST", NOSWAP):
         info["k_trace_first_1000"] = s.k_trace[:1000]
         info["n_fast"] = s.n_fast
         info["tempering"] = s.records()
