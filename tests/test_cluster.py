@@ -156,16 +156,23 @@ def test_a_training_killed_at_its_time_limit_resumes_over_submissions_bit_identi
 
     local, reference = _start_local_reference(ws, 500)
     args, out = _training(ws, "results/timelimit", 500)
-    slurm = ["--workflow-profile", str(profile.relative_to(ws)), *SLURM[2:]]
+    slurm = ["--workflow-profile", str(profile.relative_to(ws)), *SLURM[2:], "--slurm-keep-successful-logs"]
     proc = _snakemake(ws, *slurm, *FAST_POLL, *args, timeout=900)
     _finish(local, ws, 500)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
+    assert "SLURM status is: 'TIMEOUT'" in proc.stderr, "Snakemake saw no job end at its time limit"
 
-    killed = proc.stderr.count("SLURM status is: 'TIMEOUT'")
-    assert killed >= 1, "SLURM never killed the training at its time limit: the test proved nothing"
-    log = _log_of(ws, "results/timelimit", 500)
-    resumed = re.findall(r"resuming from checkpoint \S+ after update (\d+)", log)
-    assert len(resumed) >= killed and int(resumed[0]) > 0, log[-3000:]
+    # each submission's SLURM log, in order: one killed while training, the next resuming from its checkpoint
+    logs = sorted((ws / f".snakemake/slurm_logs/rule_{TRAINING_RULE}/784x500").glob("*.log"), key=lambda p: int(p.stem))
+    subs = [p.read_text() for p in logs]
+    done = "trained 784x500"
+    killed = [i for i, text in enumerate(subs) if "DUE TO TIME LIMIT" in text and done not in text]
+    assert killed, "SLURM never killed the training at its time limit while it trained: the test proved nothing"
+    assert killed[0] + 1 < len(subs), "no submission after the killed one"
+    resumed = re.search(r"resuming from checkpoint \S+ after update (\d+)", subs[killed[0] + 1])
+    assert resumed and int(resumed.group(1)) > 0, subs[killed[0] + 1][-3000:]
+    assert done in subs[-1] and "DUE TO TIME LIMIT" not in subs[-1], subs[-1][-3000:]
+    assert len(subs) <= 1 + written["preemptible-retries"]
     assert not out.with_name(out.name + ".ckpt.npz").exists()
     _same_parameters(out, reference)
 
