@@ -179,8 +179,8 @@ def test_a_training_killed_at_its_time_limit_resumes_over_submissions_bit_identi
 
 def test_a_cancelled_job_leaves_nothing_used_and_the_same_command_finishes(ws):
     """``scancel`` half way through a training; the same command resumes it; nothing half-written is used."""
-    local, reference = _start_local_reference(ws, 300)
-    args, out = _training(ws, "results/scancel", 300)
+    local, reference = _start_local_reference(ws, 100)
+    args, out = _training(ws, "results/scancel", 100)
     command = [SNAKEMAKE, *SLURM, *FAST_POLL, *args]
     checkpoint = out.with_name(out.name + ".ckpt.npz")
     with open(ws / "scancel_first.log", "w") as log:
@@ -202,9 +202,9 @@ def test_a_cancelled_job_leaves_nothing_used_and_the_same_command_finishes(ws):
     assert checkpoint.exists(), "the cancelled training left no checkpoint to resume from"
 
     again = _snakemake(ws, *SLURM, *FAST_POLL, *args, timeout=900)
-    _finish(local, ws, 300)
+    _finish(local, ws, 100)
     assert again.returncode == 0, (again.stdout + again.stderr)[-5000:]
-    assert re.search(r"resuming from checkpoint \S+ after update [1-9]", _log_of(ws, "results/scancel", 300))
+    assert re.search(r"resuming from checkpoint \S+ after update [1-9]", _log_of(ws, "results/scancel", 100))
     leftovers = [str(p) for p in (ws / "results/scancel").rglob(".*.tmp*")]
     assert not leftovers, f"temporary files of the cancelled job left behind: {leftovers}"
     _same_parameters(out, reference)

@@ -199,7 +199,7 @@ def _record_lock_owner(workdir: Path) -> None:
         pass  # a read-only checkout: nothing to record, the /proc check still applies
 
 
-def clear_stale_locks(workdir: Path = Path("."), who: str = "bmrep-run") -> bool:
+def clear_stale_locks(workdir: Path = Path(".")) -> bool:
     """Remove the locks in ``.snakemake/locks`` that no live Snakemake run holds; whether any were removed.
 
     Snakemake locks its files while it runs and removes the locks when it
@@ -224,7 +224,7 @@ def clear_stale_locks(workdir: Path = Path("."), who: str = "bmrep-run") -> bool
     owner = _lock_owner(workdir) or {}
     if owner.get("host", socket.gethostname()) != socket.gethostname():
         print(
-            f"{who}: .snakemake/locks were written by a run on host {owner['host']} (pid {owner.get('pid')}); "
+            f"bmrep: .snakemake/locks were written by a run on host {owner['host']} (pid {owner.get('pid')}); "
             "if it no longer runs, remove them with `snakemake --unlock`",
             file=sys.stderr,
         )
@@ -234,14 +234,14 @@ def clear_stale_locks(workdir: Path = Path("."), who: str = "bmrep-run") -> bool
     for lock in held:
         lock.unlink(missing_ok=True)
     _record_lock_owner(workdir)
-    print(f"{who}: removed the locks of an earlier run that was killed; resuming", file=sys.stderr)
+    print("bmrep: removed the locks of an earlier run that was killed; resuming", file=sys.stderr)
     return True
 
 
 def clear_stale_locks_at_start(argv: list[str]) -> None:
     """The Snakefile's call: clear stale locks in a run that takes locks (not a job, not ``--unlock``)."""
     if not {"--nolock", "--unlock"} & set(argv):
-        clear_stale_locks(Path.cwd(), who="bmrep")
+        clear_stale_locks(Path.cwd())
 
 
 def main(argv: list[str] | None = None) -> int:
