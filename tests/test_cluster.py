@@ -93,10 +93,10 @@ def _snakemake(ws: Path, *args: str, timeout: float = 600) -> subprocess.Complet
 def _start_local_reference(ws: Path, n_hidden: int) -> tuple[subprocess.Popen, Path]:
     """The same training, uninterrupted, as a local job beside the cluster's (one core each)."""
     args, out = _training(ws, f"results/local{n_hidden}", n_hidden)
-    log = open(ws / f"local{n_hidden}.log", "w")
-    proc = subprocess.Popen(
-        [SNAKEMAKE, "--cores", "1", "--nolock", *args], cwd=ws, stdout=log, stderr=subprocess.STDOUT, env=_env(ws)
-    )
+    with open(ws / f"local{n_hidden}.log", "w") as log:  # the child keeps its own descriptor
+        proc = subprocess.Popen(
+            [SNAKEMAKE, "--cores", "1", "--nolock", *args], cwd=ws, stdout=log, stderr=subprocess.STDOUT, env=_env(ws)
+        )
     return proc, out
 
 
