@@ -15,7 +15,7 @@ from pathlib import Path
 
 from snakemake.utils import min_version
 
-from bmrep.cli import repeated_config_file_options
+from bmrep.cli import clear_stale_locks_at_start, repeated_config_file_options
 from bmrep.config_check import ConfigError, validate_config
 
 min_version("9.0")
@@ -23,6 +23,10 @@ min_version("9.0")
 # Snakemake keeps only the last of several --configfile options, silently.
 if _repeated := repeated_config_file_options(sys.argv[1:]):
     sys.exit(_repeated)
+
+# A run killed with SIGKILL leaves its locks: the same command would stop with "Directory cannot be
+# locked". Remove them when no live Snakemake process in this directory holds them (bmrep.cli).
+clear_stale_locks_at_start(sys.argv[1:])
 
 
 configfile: "config/config.yaml"

@@ -87,6 +87,42 @@ def test_extrapolated_table_and_slurm_block():
     assert again.count(costs.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
 
 
+def test_a_rule_above_the_runtime_cap_asks_the_cap_and_is_retried_if_it_checkpoints():
+    """No submission asks more than the cap; a longer rule that checkpoints gets retries for its estimate, plus one."""
+    table = pd.DataFrame(
+        {
+            "rule": ["long_train", "long_shard", "short", "not_measured"],
+            "runtime_min": [5377.0, 3503.0, 10.0, float("nan")],
+            "mem_mb": [1000.0, 1000.0, 1000.0, float("nan")],
+        }
+    )
+    parsed = yaml.safe_load(costs.slurm_block(table, 1440, {"long_train", "short"}))
+    assert parsed["set-resources"] == {
+        "long_train": {"runtime": 1440, "mem_mb": 1000},
+        "long_shard": {"runtime": 1440, "mem_mb": 1000},
+        "short": {"runtime": 10, "mem_mb": 1000},
+    }
+    # 5377 min at 1440 per submission: 4 submissions, and one spare for the work lost at each kill
+    assert parsed["preemptible-rules"] == ["long_train"] and parsed["preemptible-retries"] == 4
+    assert costs.over_cap_without_checkpoint(table, 1440, {"long_train"}) == ["long_shard"]
+    # nothing above the cap: no preemptible-rules at all (an empty list would make every rule preemptible)
+    assert "preemptible" not in costs.slurm_block(table, 6000, {"long_train"})
+    assert "preemptible" not in costs.slurm_block(table, 1440, set())
+    assert costs.submissions(1440, 1440) == 1 and costs.submissions(1441, 1440) == 2
+
+
+def test_runtime_cap_and_checkpointed_rules_are_read_from_their_files(tmp_path):
+    from conftest import ROOT
+
+    assert costs.runtime_cap(ROOT / "profiles/slurm/partition.yaml") >= 60
+    bad = tmp_path / "partition.yaml"
+    for text in ("runtime_cap_min: 0\n", "runtime_cap_min: 1.5\n", "other: 1\n"):
+        bad.write_text(text)
+        with pytest.raises(ValueError, match="runtime_cap_min must be"):
+            costs.runtime_cap(bad)
+    assert costs.checkpointed_rules({"checkpoint_every": {"a": 10, "b": 0}}) == {"a"}
+
+
 def test_jobs_of_per_benchmark_settings_scale_by_their_own_benchmark():
     """A job whose outputs name its benchmark takes that benchmark's ratio; a job naming none, the largest."""
     measured_config = {"p": {"n": {"bas": 6000, "mnist": 200}, "reps": 10}}
@@ -129,21 +165,39 @@ def test_cost_scaling_names_real_rules_and_config_keys():
 
 
 @pytest.mark.workflow
-def test_slurm_dry_run_shows_the_measured_resources():
-    """The SLURM profile's per-rule resources are the measured table's (``make costs``), as a dry run prints them."""
+def test_slurm_dry_run_shows_the_measured_resources_capped_and_retries():
+    """The SLURM profile's per-rule resources are the measured table's (``make costs``) at most the cap.
+
+    A dry run of the paper profile through ``--workflow-profile profiles/slurm`` (what the README
+    says, so that profiles/default does not override it) prints every job's resources: none asks
+    more than the partition's cap, and the rules estimated above it are retried.
+    """
+    import re
+
     from conftest import ROOT, run_snakemake
 
+    cap = costs.runtime_cap(ROOT / "profiles/slurm/partition.yaml")
     table = pd.read_csv(ROOT / "config/costs.csv").dropna(subset=["runtime_min"]).set_index("rule")
     rule = table["paper_core_hours"].idxmax()  # the costliest rule of the paper profile
-    runtime, mem = int(table.loc[rule, "runtime_min"]), int(table.loc[rule, "mem_mb"])
+    runtime, mem = min(cap, int(table.loc[rule, "runtime_min"])), int(table.loc[rule, "mem_mb"])
     proc = run_snakemake(
-        "-n", "--forceall", "--profile", "profiles/slurm", "all", "--configfile", "config/paper.yaml", timeout=600
-    )
+        "-n", "--forceall", "--workflow-profile", "profiles/slurm", "all", "--configfile", "config/paper.yaml",
+        timeout=600,
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout + proc.stderr
     block = out[out.index(f"rule {rule}:") :]
     resources = block[block.index("resources:") :].splitlines()[0]
     assert f"mem_mb={mem}," in resources and f"runtime={runtime}," in resources, resources
+    asked = [int(m) for m in re.findall(r"\bruntime=(\d+)", out)]
+    assert len(asked) > 100 and max(asked) <= cap, max(asked)
+
+    profile = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())
+    over = set(table.index[table["runtime_min"] > cap])
+    resumable = over & costs.checkpointed_rules(costs.paper_config(ROOT))
+    assert resumable, "no rule above the cap: the retries are not exercised by the paper profile"
+    assert set(profile["preemptible-rules"]) == resumable
+    assert profile["preemptible-retries"] >= max(costs.submissions(table.loc[r, "runtime_min"], cap) for r in resumable)
 
 
 # make timeline: the longest jobs, CPU per paper, and the critical path through the rule graph.

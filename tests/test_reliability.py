@@ -10,6 +10,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -244,3 +245,38 @@ def test_readme_says_how_to_resume_run_one_figure_and_use_a_cluster():
     assert "Interrupted? Run the same command again" in readme
     assert "make run TARGET=figures/" in readme
     assert "--workflow-profile profiles/slurm" in readme and (ROOT / "profiles/slurm/config.yaml").is_file()
+
+
+# 9. Stale locks of a killed run are cleared, never those of a live run or of another host's run.
+def test_stale_locks_are_cleared_only_when_no_live_run_holds_them(tmp_path, capsys):
+    import json
+    import socket
+
+    from bmrep.cli import LOCK_OWNER, clear_stale_locks
+
+    locks = tmp_path / ".snakemake/locks"
+    locks.mkdir(parents=True)
+    here = socket.gethostname()
+    assert not clear_stale_locks(tmp_path)  # no locks: this run records itself as their owner
+    assert json.loads((tmp_path / LOCK_OWNER).read_text()) == {"host": here, "pid": os.getpid()}
+    lock = locks / "0.output.lock"
+    lock.write_text("results/x.csv\n")
+    assert not clear_stale_locks(tmp_path) and lock.exists()  # its own locks
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    (tmp_path / LOCK_OWNER).write_text(json.dumps({"host": here, "pid": gone.pid}))
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "snakemake"], cwd=tmp_path)
+    try:
+        time.sleep(0.5)
+        assert not clear_stale_locks(tmp_path) and lock.exists()  # a live Snakemake process works here
+    finally:
+        live.kill()
+        live.wait()
+    assert clear_stale_locks(tmp_path) and not lock.exists()  # the killed run's
+    assert "removed the locks of an earlier run that was killed" in capsys.readouterr().err
+
+    lock.write_text("results/x.csv\n")
+    (tmp_path / LOCK_OWNER).write_text(json.dumps({"host": "login2.elsewhere", "pid": 1234}))
+    assert not clear_stale_locks(tmp_path) and lock.exists()  # another host's: cannot be seen from here
+    assert "run on host login2.elsewhere" in capsys.readouterr().err

@@ -19,17 +19,21 @@ takes the same arguments as ``snakemake`` and, before handing them over:
 
 Every problem is one line on stderr and exit status 2; nothing is run.
 
-It also clears the locks a killed run leaves in ``.snakemake/locks`` (after
-SIGKILL, Snakemake would refuse to start until ``--unlock``), but only when no
-other Snakemake process works in this directory, so the same command resumes
-a killed run as it resumes an interrupted one.
+The Snakefile also calls :func:`clear_stale_locks_at_start`, for ``bmrep-run``
+and a plain ``snakemake`` alike: it clears the locks a killed run leaves in
+``.snakemake/locks`` (after SIGKILL, Snakemake would refuse to start until
+``--unlock``), but only when no other Snakemake process works in this
+directory and the locks were not written on another host, so the same command
+resumes a killed run as it resumes an interrupted one.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+import socket
 import sys
 from pathlib import Path
 
@@ -40,6 +44,7 @@ from .config_check import deep_merge
 CONFIG_FILE_OPTIONS = ("--configfile", "--configfiles")
 CONFIG_OPTION = "--config"
 _KEY = re.compile(r"[A-Za-z_][\w-]*$")
+LOCK_OWNER = Path(".snakemake/bmrep-lock-owner.json")
 
 
 class UsageError(ValueError):
@@ -174,18 +179,69 @@ def _snakemake_processes_here(workdir: Path) -> list[int]:
     return pids
 
 
+def _lock_owner(workdir: Path) -> dict | None:
+    """The host and PID recorded by the run that last started in ``workdir`` with no locks present."""
+    try:
+        owner = json.loads((workdir / LOCK_OWNER).read_text())
+        return owner if isinstance(owner, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _record_lock_owner(workdir: Path) -> None:
+    path = workdir / LOCK_OWNER
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid()}))
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only checkout: nothing to record, the /proc check still applies
+
+
 def clear_stale_locks(workdir: Path = Path(".")) -> bool:
-    """Remove ``.snakemake/locks`` if no other Snakemake process works in ``workdir``; whether any were removed."""
+    """Remove the locks in ``.snakemake/locks`` that no live Snakemake run holds; whether any were removed.
+
+    Snakemake locks its files while it runs and removes the locks when it
+    ends, even after Ctrl-C, but not after SIGKILL (an out-of-memory kill, a
+    ``kill -9``, a lost terminal): the same command then stops with "Directory
+    cannot be locked" until ``snakemake --unlock``. A lock is stale when no
+    other Snakemake process (or job of one) works in this directory on this
+    machine. Locks written by a run on another machine (a login node sharing
+    the file system: its processes cannot be seen from here) are never
+    removed; a line says which host holds them. A run that finds no locks
+    records its host and PID (``.snakemake/bmrep-lock-owner.json``) for that
+    check.
+    """
     workdir = workdir.resolve()
     locks = workdir / ".snakemake" / "locks"
-    if not locks.is_dir() or not any(locks.iterdir()) or not Path("/proc/self").exists():
+    held = [p for p in locks.iterdir() if p.name.endswith(".lock")] if locks.is_dir() else []
+    if not Path("/proc/self").exists():
+        return False  # no /proc: no way to tell a live run from a killed one
+    if not held:
+        _record_lock_owner(workdir)
         return False
-    if _snakemake_processes_here(workdir):
-        return False  # a live run holds them: Snakemake's own message applies
-    for lock in locks.iterdir():
+    owner = _lock_owner(workdir) or {}
+    if owner.get("host", socket.gethostname()) != socket.gethostname():
+        print(
+            f"bmrep: .snakemake/locks were written by a run on host {owner['host']} (pid {owner.get('pid')}); "
+            "if it no longer runs, remove them with `snakemake --unlock`",
+            file=sys.stderr,
+        )
+        return False
+    if owner.get("pid") == os.getpid() or _snakemake_processes_here(workdir):
+        return False  # ours, or a live run holds them: Snakemake's own message applies
+    for lock in held:
         lock.unlink(missing_ok=True)
-    print("bmrep-run: removed the locks of an earlier run that was killed; resuming", file=sys.stderr)
+    _record_lock_owner(workdir)
+    print("bmrep: removed the locks of an earlier run that was killed; resuming", file=sys.stderr)
     return True
+
+
+def clear_stale_locks_at_start(argv: list[str]) -> None:
+    """The Snakefile's call: clear stale locks in a run that takes locks (not a job, not ``--unlock``)."""
+    if not {"--nolock", "--unlock"} & set(argv):
+        clear_stale_locks(Path.cwd())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,8 +252,6 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         print(f"bmrep-run: {err}", file=sys.stderr)
         return 2
-    if "--unlock" not in argv:
-        clear_stale_locks()
     from snakemake.cli import main as snakemake_main
 
     try:

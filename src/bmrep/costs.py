@@ -11,6 +11,16 @@ paper/measured ratios multiply), and multiplied by that profile's job count
 ``set-resources`` block of the SLURM profile (runtime with a safety factor,
 memory with headroom). ``make costs`` runs it after a default run.
 
+No submission asks for more than the partition allows: the profile's
+``partition.yaml`` sets ``runtime_cap_min`` (24 h). A rule estimated longer
+asks for the cap and is listed in ``preemptible-rules``, Snakemake's per-rule
+retries (``preemptible-retries`` of them): SLURM kills it at the time limit,
+Snakemake submits it again, and it resumes from its last checkpoint
+(``checkpoint_every.<rule>``), so it finishes over several submissions. A rule
+estimated longer that does not checkpoint gets the cap and a warning (retrying
+it would start it over). ``python -m bmrep.costs --slurm-profile`` rewrites the
+profile from ``config/costs.csv`` after the cap is changed, no run needed.
+
 This is an extrapolation, not a promise: work that does not scale with the
 listed keys (a different model size, a different number of chains) shows in
 the ``scaled_by`` column as what was assumed.
@@ -40,6 +50,7 @@ ENDED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*job resources: 
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
 MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
 BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
+SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
 
 
 def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
@@ -218,15 +229,74 @@ def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target
     return pd.DataFrame(rows)
 
 
-def slurm_block(table: pd.DataFrame) -> str:
-    """The ``set-resources`` YAML block for the SLURM profile, between its markers."""
-    res = {
-        r.rule: {"runtime": int(r.runtime_min), "mem_mb": int(r.mem_mb)}
-        for r in table.itertuples()
-        if not pd.isna(getattr(r, "runtime_min", float("nan")))
-    }
+def submissions(runtime_min: float, cap_min: int) -> int:
+    """SLURM submissions a job of ``runtime_min`` minutes needs under a limit of ``cap_min`` per submission."""
+    return max(1, math.ceil(runtime_min / cap_min))
+
+
+def slurm_block(table: pd.DataFrame, cap_min: int | None = None, checkpointed: set[str] = frozenset()) -> str:
+    """The SLURM profile's block, between its markers: ``set-resources``, and retries for rules above the cap.
+
+    Each rule asks its ``runtime_min``, at most ``cap_min`` (None: no cap). A
+    rule in ``checkpointed`` whose estimate is above the cap is listed in
+    ``preemptible-rules`` (Snakemake retries those rules, and only those,
+    ``preemptible-retries`` times): enough retries for its estimate at the cap,
+    plus one for the work each submission loses after its last checkpoint.
+    """
+    res, resumed = {}, {}
+    for r in table.itertuples():
+        if pd.isna(getattr(r, "runtime_min", float("nan"))):
+            continue
+        runtime = int(r.runtime_min)
+        if cap_min is not None and runtime > cap_min:
+            if r.rule in checkpointed:
+                resumed[r.rule] = submissions(runtime, cap_min)
+            runtime = cap_min
+        res[r.rule] = {"runtime": runtime, "mem_mb": int(r.mem_mb)}
     body = yaml.safe_dump({"set-resources": res}, sort_keys=True, default_flow_style=None)
+    if resumed:  # never an empty list: Snakemake reads `preemptible-rules: []` as every rule
+        body += (
+            f"# estimated above the {cap_min}-minute cap: several submissions, each resuming from the checkpoint\n"
+            + yaml.safe_dump(
+                {"preemptible-rules": sorted(resumed), "preemptible-retries": max(resumed.values())},
+                sort_keys=False,
+                default_flow_style=None,
+            )
+        )
     return f"{BEGIN}\n{body}{END}\n"
+
+
+def over_cap_without_checkpoint(table: pd.DataFrame, cap_min: int, checkpointed: set[str]) -> list[str]:
+    """Rules estimated above the cap that cannot resume: a retry would start them over."""
+    over = table[table["runtime_min"].fillna(0) > cap_min]
+    return [r for r in over["rule"] if r not in checkpointed]
+
+
+def runtime_cap(path: Path = PARTITION) -> int:
+    """The largest runtime per SLURM submission, in minutes (``runtime_cap_min`` of ``partition.yaml``)."""
+    cap = (yaml.safe_load(path.read_text()) or {}).get("runtime_cap_min")
+    if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+        raise ValueError(f"{path}: runtime_cap_min must be a whole number of minutes >= 1, got {cap!r}")
+    return cap
+
+
+def checkpointed_rules(config: dict) -> set[str]:
+    """The rules that save checkpoints in ``config`` (``checkpoint_every.<rule>`` above 0)."""
+    return {rule for rule, every in (config.get("checkpoint_every") or {}).items() if every}
+
+
+def write_slurm_profile(table: pd.DataFrame, config: dict, profile: Path = SLURM_PROFILE) -> list[str]:
+    """Rewrite the profile's block from ``table``; the rules above the cap that cannot resume (warned about)."""
+    cap, resumable = runtime_cap(profile.with_name(PARTITION.name)), checkpointed_rules(config)
+    profile.write_text(replace_block(profile.read_text(), slurm_block(table, cap, resumable)))
+    stuck = over_cap_without_checkpoint(table, cap, resumable)
+    for rule in stuck:
+        print(
+            f"warning: {rule} is estimated above the {cap}-minute cap and saves no checkpoint: it asks for the cap "
+            "and would be killed there; give it a smaller shard_size or a partition with a longer limit",
+            file=sys.stderr,
+        )
+    return stuck
 
 
 def replace_block(profile_text: str, block: str) -> str:
@@ -243,26 +313,39 @@ def paper_of_rule(rules: pd.Series) -> pd.Series:
     return rules.str.extract(r"^([a-z]+\d{4}|calibration)")[0].fillna("data/report")
 
 
+def paper_config(root: Path = Path(".")) -> dict:
+    """The paper profile's config: config/paper.yaml merged over config/config.yaml."""
+    default = yaml.safe_load((root / "config/config.yaml").read_text())
+    return deep_merge(copy.deepcopy(default), yaml.safe_load((root / "config/paper.yaml").read_text()))
+
+
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.costs LOGS_DIR``: write config/costs.csv and the SLURM profile's resources; print totals."""
+    """``python -m bmrep.costs LOGS_DIR``: write config/costs.csv and the SLURM profile's resources; print totals.
+
+    ``python -m bmrep.costs --slurm-profile``: only rewrite the profile's block from config/costs.csv
+    (after a change of ``runtime_cap_min`` in profiles/slurm/partition.yaml).
+    """
     if len(argv) != 1:
-        print("usage: python -m bmrep.costs LOGS_DIR   (the job logs of a default run, e.g. results/logs)")
+        print("usage: python -m bmrep.costs LOGS_DIR | --slurm-profile   (LOGS_DIR: a default run's job logs)")
         return 2
+    paper = paper_config()
+    if argv[0] == "--slurm-profile":
+        write_slurm_profile(pd.read_csv("config/costs.csv"), paper)
+        print(f"wrote {SLURM_PROFILE} from config/costs.csv (cap {runtime_cap()} min)")
+        return 0
     default = yaml.safe_load(Path("config/config.yaml").read_text())
-    paper = deep_merge(copy.deepcopy(default), yaml.safe_load(Path("config/paper.yaml").read_text()))
     scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
     table = extrapolate(
         measure_jobs(argv[0]), scaling, default, paper, job_counts("all", "--configfile", "config/paper.yaml")
     )
     table.to_csv("config/costs.csv", index=False)
-    slurm = Path("profiles/slurm/config.yaml")
-    slurm.write_text(replace_block(slurm.read_text(), slurm_block(table)))
+    write_slurm_profile(table, paper)
     paper_of = paper_of_rule(table["rule"])
     totals = table.groupby(paper_of)["paper_core_hours"].sum()
     print(table.to_string(index=False))
     print("\npaper profile, core-hours per paper:")
     print(totals.round(1).to_string())
-    print(f"total: {totals.sum():.1f} core-hours; wrote config/costs.csv and {slurm}")
+    print(f"total: {totals.sum():.1f} core-hours; wrote config/costs.csv and {SLURM_PROFILE}")
     return 0
 
 
