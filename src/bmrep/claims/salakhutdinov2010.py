@@ -24,7 +24,7 @@ import numpy as np
 from bmrep.experiments.salakhutdinov2010.summaries import CALIBRATION_TOLERANCE, ORDERINGS, PAPER_TABLE1
 
 from .core import Above, Below, Between, Claim, Close, Estimate, NotRun
-from .salakhutdinov2010_ais import exact_diagnostics, stated_vs_spread
+from .salakhutdinov2010_ais import check_same_instrument, exact_diagnostics, ladder_check_details, stated_vs_spread
 from .stats import independent_difference, mean_estimate, paired_difference, proportion_estimate
 
 PAPER = "salakhutdinov2010"
@@ -94,6 +94,7 @@ def ais_calibration(r) -> Estimate:
     reps = e.get("replicates") or []
     if not reps:
         raise NotRun("the exact check ran no AIS replicates")
+    check_same_instrument(e, r["finals"] if "finals" in r else [])
     errors = [x["error"] for x in reps]
     return mean_estimate(
         errors,
@@ -176,6 +177,7 @@ def beats(a: str, b: str):
                 f"{len(seeds)} paired seed(s) (spec: >= 3), each with its own pretraining and the same minibatches "
                 f"and initial chains for both; trained for {_updates(r, a)} updates; "
                 + final_bounds_details({a: fa, b: fb})
+                + ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, a, b)
             ),
         )
 
