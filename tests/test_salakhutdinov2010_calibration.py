@@ -30,8 +30,8 @@ from bmrep.seeds import rng as keyed_rng
 from testsystems import random_dbm
 
 SEED = 20261123
-# 20 replicates (the spec's R) of a cheap AIS: 200 betas x 100 runs on the adaptive ladder, float64
-AIS = {"n_betas": 200, "n_runs": 100, "dtype": "float64", "schedule": "adaptive"}
+# 20 replicates (the spec's R) of a cheap AIS: 200 betas x 100 runs on the linear ladder (the final AIS's), float64
+AIS = {"n_betas": 200, "n_runs": 100, "dtype": "float64", "schedule": "linear"}
 R = 20
 
 
