@@ -19,7 +19,7 @@ from bmrep.estimators.reverse_ais import raise_estimate, raise_log_partition, ra
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import tempered_free_energy_v
-from bmrep.sampling.ladders import adaptive_betas, linear_betas, piecewise_betas
+from bmrep.sampling.ladders import adaptive_betas, fixed_betas, linear_betas, piecewise_betas
 from bmrep.sampling.streams import ChainStreams
 from testsystems import random_rbm
 
@@ -307,6 +307,33 @@ def _two_level_family():
         return _perfect_transition_ais(g, betas, 2000, np.random.default_rng(seed))
 
     return np.logaddexp.reduce(g), exact_var, run
+
+
+def test_fixed_ladders_are_monotone_with_both_endpoints():
+    for schedule in ("linear", "piecewise"):
+        for n in (4, 101, 2000):
+            b = fixed_betas(schedule, n)
+            assert b.size == n and b[0] == 0.0 and b[-1] == 1.0 and np.all(np.diff(b) > 0)
+    np.testing.assert_array_equal(fixed_betas("linear", 11), linear_betas(11))
+    np.testing.assert_array_equal(fixed_betas("piecewise", 101), piecewise_betas(101))
+    with pytest.raises(ValueError, match="linear, piecewise"):
+        fixed_betas("adaptive", 10)
+
+
+def test_a_linear_pilot_resolves_a_sharp_transition_the_piecewise_pilot_smears():
+    """The two-level family's mass jumps near beta = 0.18, where the piecewise ladder is coarsest (3.4% of its
+    betas on [0, 0.5]). An adaptive ladder built from a linear pilot of the same length keeps steps short across
+    the jump: its Var(log w) (exact, perfect transitions) is below that of the ladder from the piecewise pilot,
+    which spreads the jump's length evenly over one coarse pilot interval (measured: 0.045 against 0.085; the
+    linear ladder of 200 betas 0.099, the piecewise one 1.42). Both ladders are monotone with the endpoints."""
+    _, exact_var, run = _two_level_family()
+    ladders = {}
+    for pilot in ("linear", "piecewise"):
+        p = run(fixed_betas(pilot, 60), 1)
+        ladders[pilot] = b = adaptive_betas(p.betas, p.step_sd, 200)
+        assert b[0] == 0.0 and b[-1] == 1.0 and np.all(np.diff(b) > 0)
+    v_lin, v_pw = exact_var(ladders["linear"]), exact_var(ladders["piecewise"])
+    assert v_lin < 0.6 * v_pw, (v_lin, v_pw)
 
 
 def test_adaptive_ladder_lowers_the_log_weight_variance_and_stays_unbiased():

@@ -21,6 +21,8 @@ ALGS = ["SAP", "FPCD", "Trans-SAP", "CAST"]
 COMMON = (-0.3, 0.0, 0.3)
 # per algorithm, per seed
 NOISE = ((0.1, -0.1, 0.0), (-0.1, 0.0, 0.1), (0.0, 0.1, -0.1), (0.0, -0.1, 0.1), (0.1, 0.0, -0.1))
+# the final AIS, as evaluation.ais_settings records it in the calibration and in every Table 1 evaluation
+AIS_SETTINGS = {"n_betas": 1000, "n_runs": 50, "state": "v_h2", "dtype": "float32", "schedule": "linear"}
 
 
 def tables(
@@ -68,6 +70,7 @@ def tables(
             "log_z_stderr": 0.1,
             "replicate_ess": [50.0] * 5,
             "ais_runs": 100,
+            "ais_settings": AIS_SETTINGS,
         }
         for j, (a, b) in enumerate(bounds.items())
         for s in range(3)
@@ -94,6 +97,7 @@ def tables(
         "max_bound_minus_ll": -0.1,
         "ais_betas": 1000,
         "ais_runs": 50,
+        "ais_settings": AIS_SETTINGS,
         "replicates": [
             {"replicate": i, "error": e, "ess": 40.0, "stderr": 0.02, "delta_stderr": 0.02}
             for i, e in enumerate(ais_errors)
@@ -346,3 +350,30 @@ def test_the_claims_job_is_the_only_one_that_imports_the_claims():
     for script in sorted(SCRIPTS.glob("*.py")):
         if script.name != "claims.py":
             assert not any(f.startswith("claims/") for f in _closure(script.name)), script.name
+
+
+def test_the_calibration_is_not_run_when_table1_used_another_ais():
+    """The calibration judges Table 1's instrument: a final evaluated with other AIS settings leaves it not run."""
+    assert decided()["table1/ais_calibration"].verdict != NOT_RUN
+    t = tables()
+    t["finals"][2] = {**t["finals"][2], "ais_settings": {**AIS_SETTINGS, "n_betas": 2000}}
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    res = row["salakhutdinov2010/table1/ais_calibration"]
+    assert res.verdict == NOT_RUN and "Table 1 used others" in res.details
+    assert "SAP seed 2" in res.details
+
+
+def test_the_orderings_show_the_ladder_check():
+    t = tables()
+    t["ladder_check"] = pd.DataFrame(
+        [
+            {"algorithm": a, "repeat": 0, "n_betas": 1000, "n_betas_long": 5000, "log_z": 300.0,
+             "log_z_long": 300.0 + shift, "long_minus_profile": shift}
+            for a, shift in (("SAP", 0.5), ("FPCD", 0.1), ("Trans-SAP", 0.2), ("CAST", 1.0))
+        ]
+    )  # fmt: skip
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    d = row["salakhutdinov2010/table1/cast_beats_sap"].details
+    assert "ladder check (seed 0, one AIS replicate each, log Z at 1000 -> 5000 betas)" in d
+    assert "CAST 300.00 -> 301.00 (+1.00), SAP 300.00 -> 300.50 (+0.50)" in d
+    assert "the CAST - SAP gap in test bound would move by -0.50" in d

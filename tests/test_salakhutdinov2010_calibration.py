@@ -30,8 +30,8 @@ from bmrep.seeds import rng as keyed_rng
 from testsystems import random_dbm
 
 SEED = 20261123
-# 20 replicates (the spec's R) of a cheap AIS: 200 betas x 100 runs on the adaptive ladder, float64
-AIS = {"n_betas": 200, "n_runs": 100, "dtype": "float64", "schedule": "adaptive"}
+# 20 replicates (the spec's R) of a cheap AIS: 200 betas x 100 runs on the linear ladder (the final AIS's), float64
+AIS = {"n_betas": 200, "n_runs": 100, "dtype": "float64", "schedule": "linear"}
 R = 20
 
 
@@ -100,3 +100,45 @@ def test_the_cached_model_round_trips(small_dbm):
     d2, base2 = model_from_arrays(model_arrays(d, base))
     assert all(np.array_equal(x, y) for x, y in zip(d.params().values(), d2.params().values(), strict=True))
     assert all(np.array_equal(x, y) for x, y in zip(base, base2, strict=True))
+
+
+def test_the_ladder_selection_table_is_the_replicates_errors(small_dbm):
+    """Each row: R replicates of one candidate ladder against the exact log Z (mean, sd / sqrt(R)), on its own
+    streams; the same call gives the same table, and the linear ladder's row is the replicates of that ladder."""
+    from bmrep.experiments.salakhutdinov2010.evaluation import ais_replicates as batched_replicates
+    from bmrep.experiments.salakhutdinov2010.ladder_selection import selection_table
+    from bmrep.models.exact import dbm as exact_dbm
+
+    d, base, _ = small_dbm
+    exact = exact_dbm.log_partition(d)
+    final = {"n_betas": 999, "n_runs": 20, "dtype": "float64", "schedule": "piecewise"}
+    sel = {"candidates": [{"schedule": "linear"}, {"schedule": "adaptive", "pilot": "linear"}], "n_betas": [60, 120],
+           "n_replicates": 4}  # fmt: skip
+    t = selection_table(d, base, exact, final, sel, SEED)
+    assert list(t["schedule"]) == ["linear", "linear", "adaptive/linear", "adaptive/linear"]
+    assert list(t["n_betas"]) == [60, 120, 60, 120] and set(t["n_runs"]) == {20}
+    pd.testing.assert_frame_equal(t, selection_table(d, base, exact, final, sel, SEED))
+    keys = [("selection", "linear", 120, "replicate", j) for j in range(4)]
+    reps = batched_replicates(d, {**final, "schedule": "linear", "n_betas": 120}, base, SEED, keys)
+    err = np.array([r.estimate for r in reps]) - exact
+    row = t.iloc[1]
+    assert row["mean_error"] == pytest.approx(err.mean()) and row["stderr"] == pytest.approx(err.std(ddof=1) / 2)
+    assert (t["stderr"] > 0).all() and (t["mean_error"].abs() < 6 * t["stderr"] + 0.05).all()
+
+
+def test_the_ladder_check_anneals_the_final_model_at_both_lengths(small_dbm):
+    """One replicate at the profile's ladder and one 5x longer, both of the last snapshot, both near the exact log Z
+    (a check that annealed another model, or only the base, would be off by nats)."""
+    from bmrep.experiments.salakhutdinov2010.ladder_check import LONG_FACTOR, ladder_check
+    from bmrep.models.exact import dbm as exact_dbm
+
+    d, _, X = small_dbm
+    other = random_dbm(16, 6, 6, 3.0, keyed_rng(SEED, "another-dbm"))
+    snaps = {k: np.stack([getattr(other, k), getattr(d, k)]) for k in ("W1", "W2", "b", "c1", "c2")}
+    snaps["updates"] = np.array([0, 100])
+    ev = {"final_ais": {**AIS, "n_betas": 40, "schedule": "linear"}, "curve_train_subset": 100}
+    c = ladder_check("SAP", snaps, X, ev, SEED)
+    assert c["n_betas"] == 40 and c["n_betas_long"] == 40 * LONG_FACTOR and c["repeat"] == 0
+    assert c["long_minus_profile"] == pytest.approx(c["log_z_long"] - c["log_z"])
+    exact = exact_dbm.log_partition(d)
+    assert abs(c["log_z"] - exact) < 0.3 and abs(c["log_z_long"] - exact) < 0.3, (c, exact)

@@ -14,6 +14,9 @@
 #   exact_check_shard/{shard} independent AIS replicates of its log Z (the profile's final AIS)
 #   exact_check_diagnostics   the running AIS error along beta and against the number of betas
 #   exact_check               the AIS calibration: the replicates' errors against the exact log Z
+#   ladder_check/{alg}        seed 0's final log Z: one AIS replicate at the profile's ladder, one 5x longer (Table 1)
+#   ladder_selection          (not in the default targets) candidate AIS ladders on a second enumerable DBM
+#                             (exact_check.selection_seed): the measurement that chose evaluation.final_ais
 #   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
 #
 # Each rule's cfg holds only the config keys its script reads (settings()), so a change to one
@@ -60,6 +63,8 @@ S10_SEEDS = list(range(int(S10["n_seeds"])))
 # cast_tempering (not evaluated, not in Table 1), so the training rule alone accepts it.
 S10_NOSWAP_SEEDS = S10_SEEDS[: int(S10.get("cast_noswap_seeds", 0))] if S10_CAST else []
 S10_TRAIN_PATTERN = "|".join(re.escape(a) for a in [*S10_ALGS, S10_NOSWAP])
+# The final AIS of the Table 1 models is the one the calibration judges: one config entry, passed to both.
+S10_FINAL_AIS = {"ais": S10["evaluation"]["final_ais"], "ais_state": S10["evaluation"].get("ais_state", "v_h2")}
 
 
 rule salakhutdinov2010_fig2:
@@ -160,13 +165,37 @@ rule salakhutdinov2010_evaluate:
         "../scripts/salakhutdinov2010/evaluate.py"
 
 
+rule salakhutdinov2010_ladder_check:
+    input:
+        data=data("mnist_binary.npz"),
+        model=expand(rules.salakhutdinov2010_train.output.model, repeat=0, allow_missing=True)[0],
+    output:
+        json=results("salakhutdinov2010/ladder_check/{algorithm}.json"),
+    log:
+        logs("salakhutdinov2010/ladder_check_{algorithm}.log"),
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("salakhutdinov2010/ladder_check.py"),
+        cfg=settings("salakhutdinov2010", "n_validation", "evaluation"),
+        repeat=0,
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/ladder_check.py"
+
+
 rule salakhutdinov2010_table1:
     input:
         finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS, repeat=S10_SEEDS),
+        ladder_checks=expand(rules.salakhutdinov2010_ladder_check.output.json, algorithm=S10_ALGS),
         norb=S10_NORB,
     output:
         table=results("salakhutdinov2010/table1.csv"),
         paired=results("salakhutdinov2010/table1_paired.csv"),
+        ladder_check=results("salakhutdinov2010/table1_ladder_check.csv"),
     log:
         logs("salakhutdinov2010/table1.log"),
     conda:
@@ -270,8 +299,19 @@ rule salakhutdinov2010_fig4_sampling:
 
 S10_EXACT = S10["exact_check"]
 S10_EXACT_SHARDS = shards(S10_EXACT["n_replicates"], S10_EXACT["shard_size"])
-# The calibration's AIS is the profile's final AIS of the Table 1 models (evaluation.final_ais).
-S10_EXACT_AIS = {"ais": S10["evaluation"]["final_ais"], "ais_state": S10["evaluation"].get("ais_state", "v_h2")}
+# The enumerable DBMs' recipe: the calibration's (seed SEED) and the ladder selection's (exact_check.selection_seed).
+S10_EXACT_MODEL_CFG = {
+    **settings("salakhutdinov2010", "n_validation", "batch_size", "pretrain"),
+    "train": settings("salakhutdinov2010.train", "lr_numerator", "lr_offset"),
+    "n_mean_field": S10["evaluation"]["n_mean_field"],
+    "exact_check": settings("salakhutdinov2010.exact_check", "n_hidden1", "n_hidden2", "n_updates", "n_test"),
+}
+S10_SELECTION_SEED = int(S10_EXACT["selection_seed"])
+if S10_SELECTION_SEED == SEED:
+    raise ValueError(
+        f"invalid config: salakhutdinov2010.exact_check.selection_seed: {SEED} is the seed of the calibration's own "
+        "DBM; the AIS ladder must be chosen on another one"
+    )
 
 
 rule salakhutdinov2010_exact_check_model:
@@ -287,15 +327,49 @@ rule salakhutdinov2010_exact_check_model:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/exact_check_model.py"),
-        cfg={
-            **settings("salakhutdinov2010", "n_validation", "batch_size", "pretrain"),
-            "train": settings("salakhutdinov2010.train", "lr_numerator", "lr_offset"),
-            "n_mean_field": S10["evaluation"]["n_mean_field"],
-            "exact_check": settings("salakhutdinov2010.exact_check", "n_hidden1", "n_hidden2", "n_updates", "n_test"),
-        },
+        cfg=S10_EXACT_MODEL_CFG,
         seed=SEED,
     script:
         "../scripts/salakhutdinov2010/exact_check_model.py"
+
+
+rule salakhutdinov2010_selection_model:
+    input:
+        data=data("mnist_binary.npz"),
+    output:
+        model=results("models/salakhutdinov2010/exact_check_selection.npz"),
+        exact=results("salakhutdinov2010/exact_check/selection_exact.json"),
+    log:
+        logs("salakhutdinov2010/selection_model.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("salakhutdinov2010/exact_check_model.py"),
+        cfg=S10_EXACT_MODEL_CFG,
+        seed=S10_SELECTION_SEED,
+    script:
+        "../scripts/salakhutdinov2010/exact_check_model.py"
+
+
+rule salakhutdinov2010_ladder_selection:
+    input:
+        model=rules.salakhutdinov2010_selection_model.output.model,
+        exact=rules.salakhutdinov2010_selection_model.output.exact,
+    output:
+        table=results("salakhutdinov2010/ais_ladder_selection.csv"),
+    log:
+        logs("salakhutdinov2010/ladder_selection.log"),
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        **S10_FINAL_AIS,
+        code=code_version("salakhutdinov2010/ladder_selection.py"),
+        cfg=settings("salakhutdinov2010.exact_check", "selection"),
+        seed=S10_SELECTION_SEED,
+    script:
+        "../scripts/salakhutdinov2010/ladder_selection.py"
 
 
 rule salakhutdinov2010_exact_check_shard:
@@ -309,7 +383,7 @@ rule salakhutdinov2010_exact_check_shard:
         CONDA_ENV
     threads: 1
     params:
-        **S10_EXACT_AIS,
+        **S10_FINAL_AIS,
         code=code_version("salakhutdinov2010/exact_check_shard.py"),
         repeats=lambda w: shard_repeats(S10_EXACT["n_replicates"], S10_EXACT["shard_size"], w.shard),
         seed=SEED,
@@ -328,7 +402,7 @@ rule salakhutdinov2010_exact_check_diagnostics:
         CONDA_ENV
     threads: 1
     params:
-        **S10_EXACT_AIS,
+        **S10_FINAL_AIS,
         code=code_version("salakhutdinov2010/exact_check_diagnostics.py"),
         cfg=settings("salakhutdinov2010.exact_check", "n_profile", "ais_ladder", "ais_ladder_schedules"),
         seed=SEED,
@@ -354,7 +428,7 @@ rule salakhutdinov2010_exact_check:
         CONDA_ENV
     threads: 1
     params:
-        **S10_EXACT_AIS,
+        **S10_FINAL_AIS,
         code=code_version("salakhutdinov2010/exact_check.py"),
         cfg=settings("salakhutdinov2010", "exact_check"),
         tolerance=S10_CALIBRATION_TOLERANCE,
@@ -371,6 +445,7 @@ rule salakhutdinov2010_claims:
         fig2_runs=rules.salakhutdinov2010_fig2.output.runs,
         fig2_occupation=rules.salakhutdinov2010_fig2.output.occupation,
         finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS, repeat=S10_SEEDS),
+        ladder_check=rules.salakhutdinov2010_table1.output.ladder_check,
         curves=rules.salakhutdinov2010_fig4_bound.output.csv,
         sampling=rules.salakhutdinov2010_fig4_sampling.output.summary,
         exact_check=rules.salakhutdinov2010_exact_check.output.json,

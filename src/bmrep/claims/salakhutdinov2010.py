@@ -34,7 +34,7 @@ from bmrep.experiments.salakhutdinov2010.summaries import (
 from bmrep.experiments.salakhutdinov2010.tempering import OCCUPANCY_BAND, second_half
 
 from .core import Above, Below, Between, Claim, Close, Estimate, NotRun
-from .salakhutdinov2010_ais import exact_diagnostics, stated_vs_spread
+from .salakhutdinov2010_ais import check_same_instrument, exact_diagnostics, ladder_check_details, stated_vs_spread
 from .stats import independent_difference, mean_estimate, paired_difference, proportion_estimate
 from .verdict import needed_repeats_t
 
@@ -106,6 +106,7 @@ def ais_calibration(r) -> Estimate:
     reps = e.get("replicates") or []
     if not reps:
         raise NotRun("the exact check ran no AIS replicates")
+    check_same_instrument(e, r["finals"] if "finals" in r else [])
     errors = [x["error"] for x in reps]
     return mean_estimate(
         errors,
@@ -242,6 +243,7 @@ def beats(a: str, b: str):
                 + "; "
                 + final_bounds_details({a: fa, b: fb})
                 + ("; " + tempering_details(r) if "CAST" in (a, b) else "")
+                + ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, a, b)
             ),
         )
 

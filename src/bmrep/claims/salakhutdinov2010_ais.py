@@ -1,6 +1,7 @@
 """How the AIS of Salakhutdinov (2010) did, as claim details: calibration drift, ladders, stated vs replicate errors.
 
-Used by :mod:`bmrep.claims.salakhutdinov2010` (the AIS calibration claim).
+Used by :mod:`bmrep.claims.salakhutdinov2010` (the AIS calibration claim, and
+the ladder check in the details of Table 1's orderings).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import math
 import numpy as np
 
 from bmrep.experiments.salakhutdinov2010.evaluation import MIN_ESS_STDERR
+
+from .core import NotRun
 
 
 def drift_onset(profile: list[dict], tol: float = 0.1) -> float | None:
@@ -75,4 +78,38 @@ def stated_vs_spread(reps: list[dict]) -> str:
     return out
 
 
-__all__ = ["drift_onset", "exact_diagnostics", "stated_vs_spread"]
+def check_same_instrument(exact: dict, finals: list[dict]) -> None:
+    """NotRun unless every Table 1 evaluation used the very AIS settings the calibration judged (spec, section 3)."""
+    judged = exact.get("ais_settings")
+    used = {
+        f"{f['algorithm']} seed {f.get('repeat', 0)}": f.get("ais_settings")
+        for f in finals
+        if f.get("ais_settings") != judged
+    }
+    if judged is None or used:
+        raise NotRun(
+            f"the calibration judged AIS settings {judged} but Table 1 used others ("
+            + "; ".join(f"{k}: {v}" for k, v in used.items())
+            + ")"
+        )
+
+
+def ladder_check_details(table, a: str, b: str) -> str:
+    """Seed 0's log Z at the profile's ladder and at one 5x longer for ``a`` and ``b``, and how their gap moves."""
+    rows = {r["algorithm"]: r for r in table.to_dict("records")} if table is not None else {}
+    if a not in rows or b not in rows:
+        return ""
+    ra, rb = rows[a], rows[b]
+    parts = [
+        f"{x} {r['log_z']:.2f} -> {r['log_z_long']:.2f} ({r['long_minus_profile']:+.2f})" for x, r in ((a, ra), (b, rb))
+    ]
+    move = -(ra["long_minus_profile"] - rb["long_minus_profile"])  # a larger log Z lowers the bound as much
+    return (
+        f"; ladder check (seed {int(ra['repeat'])}, one AIS replicate each, log Z at {int(ra['n_betas'])} -> "
+        f"{int(ra['n_betas_long'])} betas): "
+        + ", ".join(parts)
+        + f"; the {a} - {b} gap in test bound would move by {move:+.2f}"
+    )
+
+
+__all__ = ["check_same_instrument", "drift_onset", "exact_diagnostics", "ladder_check_details", "stated_vs_spread"]

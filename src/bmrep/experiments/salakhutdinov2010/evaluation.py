@@ -16,7 +16,7 @@ from bmrep.estimators.ais import ais_log_partition, effective_sample_size, log_m
 from bmrep.estimators.dbm_ais import batch_rows_exact, data_base_biases
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
-from bmrep.sampling.ladders import adaptive_betas, piecewise_betas
+from bmrep.sampling.ladders import FIXED_SCHEDULES, adaptive_betas, fixed_betas
 from bmrep.sampling.streams import ChainStreams
 
 from ...progress import track
@@ -27,6 +27,8 @@ from .common import chain_streams, paper_rng
 MIN_ESS_STDERR = 30.0
 # A DBM with at most this many units in h1 is enumerated, so its AIS is checked against the exact log Z.
 EXACT_MAX_HIDDEN1 = 16
+# The AIS ladders of an AIS block's ``schedule``: fixed in advance, or built from a pilot run (``adaptive``).
+AIS_SCHEDULES = (*FIXED_SCHEDULES, "adaptive")
 
 
 def snapshot_model(snapshots: dict, i: int) -> DBM:
@@ -48,11 +50,12 @@ def estimate_log_z(
     2009) or over h1 with v and h2 summed out (``state="h1"``).
 
     ``cfg_ais["schedule"]``: ``piecewise`` anneals along the Salakhutdinov &
-    Murray (2008) ladder (:func:`bmrep.estimators.ais.piecewise_betas`);
-    ``adaptive`` first runs a pilot along a piecewise ladder of
+    Murray (2008) ladder (:func:`bmrep.sampling.ladders.piecewise_betas`),
+    ``linear`` along betas uniform in [0, 1]; ``adaptive`` first runs a pilot
+    along the ``cfg_ais["pilot"]`` ladder (``piecewise`` or ``linear``) of
     ``pilot_fraction * n_betas`` betas (same number of runs, its own streams)
     and then anneals along the constant-speed ladder of
-    :func:`bmrep.estimators.ais.adaptive_betas` built from the pilot's
+    :func:`bmrep.sampling.ladders.adaptive_betas` built from the pilot's
     increment spread. The returned run's ``betas`` is the ladder used.
     """
     return ais_replicates(dbm, cfg_ais, base_bias, seed, [keys], state=state, record_partial=record_partial)[0]
@@ -90,14 +93,30 @@ def ais_replicates(
     schedule = cfg_ais.get("schedule", "piecewise")
     if schedule == "adaptive":
         n_pilot = max(10, int(round(float(cfg_ais.get("pilot_fraction", 0.1)) * n_betas)))
-        pilots = run(shared(piecewise_betas(n_pilot)), "pilot")
+        pilots = run(shared(fixed_betas(cfg_ais.get("pilot", "piecewise"), n_pilot)), "pilot")
         mix = float(cfg_ais.get("uniform_mix", 0.1))
         # each replicate's ladder from its own pilot; all have n_betas values, so they stack into columns
         ladders = np.stack([adaptive_betas(p.betas, p.step_sd, n_betas, mix) for p in pilots], axis=1)
         return run(ladders, "adaptive", partial=record_partial)
-    if schedule != "piecewise":
-        raise ValueError(f"AIS schedule must be 'piecewise' or 'adaptive', got {schedule!r}")
-    return run(shared(piecewise_betas(n_betas)), partial=record_partial)
+    if schedule not in FIXED_SCHEDULES:
+        raise ValueError(f"AIS schedule must be one of {', '.join(AIS_SCHEDULES)}, got {schedule!r}")
+    return run(shared(fixed_betas(schedule, n_betas)), partial=record_partial)
+
+
+def ais_settings(cfg_ais: dict, state: str) -> dict:
+    """Everything that defines an AIS block's estimator, defaults filled in: what the calibration and Table 1 share.
+
+    The calibration claim compares these records of its replicates and of the
+    Table 1 evaluations, so the instrument it judges is the one Table 1 used.
+    """
+    out = {"n_betas": int(cfg_ais["n_betas"]), "n_runs": int(cfg_ais["n_runs"]), "state": state}
+    out["dtype"] = cfg_ais.get("dtype", "float64")
+    out["schedule"] = schedule = cfg_ais.get("schedule", "piecewise")
+    if schedule == "adaptive":
+        out["pilot"] = cfg_ais.get("pilot", "piecewise")
+        out["pilot_fraction"] = float(cfg_ais.get("pilot_fraction", 0.1))
+        out["uniform_mix"] = float(cfg_ais.get("uniform_mix", 0.1))
+    return out
 
 
 def reported_stderr(stderr: float, ess: float) -> float:
@@ -163,6 +182,13 @@ def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed
     }
 
 
+def train_subset(X_train: np.ndarray, ev: dict, seed: int) -> np.ndarray:
+    """The ``ev["curve_train_subset"]`` training images of the bound curve and of every AIS base (keyed by seed)."""
+    r = paper_rng(seed, "eval-subset")
+    n = min(int(ev["curve_train_subset"]), X_train.shape[0])
+    return X_train[np.sort(r.choice(X_train.shape[0], n, replace=False))]
+
+
 def evaluate(
     algorithm: str,
     snapshots: dict,
@@ -187,10 +213,7 @@ def evaluate(
     curve : DataFrame (algorithm, repeat, update, log_z, log_z_stderr, train_bound)
     final : dict (test_bound, test_bound_stderr, train_bound, log_z, log_z_stderr, log_z_replicates, ess, ...)
     """
-    r = paper_rng(seed, "eval-subset")
-    sub = X_train[
-        np.sort(r.choice(X_train.shape[0], min(int(ev["curve_train_subset"]), X_train.shape[0]), replace=False))
-    ]
+    sub = train_subset(X_train, ev, seed)
     state = ev.get("ais_state", "v_h2")
     rows = []
     for i, upd in enumerate(track(snapshots["updates"], "snapshots evaluated (AIS + bound)")):
@@ -229,6 +252,7 @@ def evaluate(
         "ais_runs": int(ev["final_ais"]["n_runs"]),
         "ais_state": state,
         "ais_schedule": ev["final_ais"].get("schedule", "piecewise"),
+        "ais_settings": ais_settings(ev["final_ais"], state),
     }
     if dbm.shape[1] <= EXACT_MAX_HIDDEN1:  # enumerable (smoke profile): check AIS against the exact value
         final["log_z_exact"] = exact_dbm.log_partition(dbm.astype(np.float64))

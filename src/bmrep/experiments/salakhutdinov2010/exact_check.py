@@ -23,7 +23,7 @@ from bmrep.models.exact import dbm as exact_dbm
 
 from ...progress import track
 from .common import chain_streams, paper_rng
-from .evaluation import estimate_log_z, reported_stderr
+from .evaluation import ais_settings, estimate_log_z, reported_stderr
 from .train import pretrain
 
 BASE_KEYS = ("base_v", "base_h1", "base_h2")
@@ -217,6 +217,7 @@ def combine(exact: dict, shards: list[dict], cfg_ais: dict, state: str, diag: di
         "ais_dtype": cfg_ais.get("dtype", "float64"),
         "ais_schedule": cfg_ais.get("schedule", "piecewise"),
         "ais_state": state,
+        "ais_settings": ais_settings(cfg_ais, state),
         "replicates": replicates,
         "replicates_pooled": {
             "n_replicates": len(replicates),

@@ -101,3 +101,28 @@ def table1(finals: list[dict], norb_path: str | None) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def ladder_check_table(checks: list[dict], finals: list[dict]) -> pd.DataFrame:
+    """Table 1's ladder check: per algorithm (one seed), log Z at the profile's ladder and at one 5x longer.
+
+    ``checks`` are :func:`.ladder_check.ladder_check` records; ``finals`` the
+    evaluations, whose replicated log Z of the same seed is shown beside them.
+    ``long_minus_profile`` lowers that algorithm's test bound by as much, so a
+    gap between two algorithms moves by the difference of their values.
+    """
+    final = {(f["algorithm"], int(f.get("repeat", 0))): f for f in finals}
+    rows = []
+    for c in checks:
+        f = final.get((c["algorithm"], int(c["repeat"])), {})
+        rows.append(
+            {
+                **{k: c[k] for k in ("algorithm", "repeat", "n_betas", "n_runs", "log_z", "ess")},
+                **{k: c[k] for k in ("n_betas_long", "log_z_long", "ess_long", "long_minus_profile")},
+                "final_log_z": f.get("log_z", np.nan),
+                "final_log_z_stderr": f.get("log_z_stderr", np.nan),
+                "test_bound": f.get("test_bound", np.nan),
+                "test_bound_long_ladder": f.get("test_bound", np.nan) - c["long_minus_profile"],
+            }
+        )
+    return pd.DataFrame(rows)
