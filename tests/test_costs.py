@@ -146,6 +146,27 @@ def test_jobs_of_per_benchmark_settings_scale_by_their_own_benchmark():
     assert row["scale"] == pytest.approx(sum(scaled) / 75.0, abs=1e-3)
 
 
+def test_jobs_of_one_rule_scale_by_the_keys_of_their_output_name():
+    """Trans-SAP's training scales with its tempered transitions, the other algorithms' with the updates alone."""
+    measured_config = {"s": {"train": {"n_updates": 3000, "tt_levels": 10, "tt_every": 10}}}
+    target_config = {"s": {"train": {"n_updates": 30000, "tt_levels": 20, "tt_every": 1}}}
+    spec = {"Trans-SAP": ["s.train.n_updates", "s.train.tt_levels", "1/s.train.tt_every"], "*": ["s.train.n_updates"]}
+    assert costs.rule_keys(spec, ["results/models/s/seed0/Trans-SAP.npz"]) == spec["Trans-SAP"]
+    assert costs.rule_keys(spec, ["results/models/s/seed0/SAP-50.npz"]) == ["s.train.n_updates"]
+    assert costs.rule_keys(["a.b"], ["x.npz"]) == ["a.b"]
+    jobs = pd.DataFrame(
+        {
+            "rule": "s_train",
+            "cpu_s": [100.0, 200.0],
+            "rss_mb": [300.0] * 2,
+            "outputs": [("r/models/s/seed0/SAP.npz",), ("r/models/s/seed0/Trans-SAP.npz",)],
+        }
+    )
+    row = costs.extrapolate(jobs, {"s_train": spec}, measured_config, target_config, {"s_train": 2}).iloc[0]
+    assert row["paper_core_hours"] == pytest.approx((100 * 10 + 200 * 10 * 2 * 10) / 3600, abs=1e-3)
+    assert row["scaled_by"].startswith("Trans-SAP: s.train.n_updates x s.train.tt_levels x 1/s.train.tt_every; *:")
+
+
 def test_cost_scaling_names_real_rules_and_config_keys():
     import copy
     import re
@@ -160,8 +181,9 @@ def test_cost_scaling_names_real_rules_and_config_keys():
     paper = deep_merge(copy.deepcopy(default), yaml.safe_load((ROOT / "config/paper.yaml").read_text()))
     scaling = yaml.safe_load((ROOT / "config/cost_scaling.yaml").read_text())
     assert set(scaling) <= rules, set(scaling) - rules
-    for rule, keys in scaling.items():
-        assert costs.scale_factor(keys, default, paper) > 0, rule
+    for rule, spec in scaling.items():
+        for keys in spec.values() if isinstance(spec, dict) else [spec]:
+            assert costs.scale_factor(keys, default, paper) > 0, rule
 
 
 @pytest.mark.workflow

@@ -5,8 +5,8 @@ the logs of a run (normally the default profile's, ``results/logs``) this
 module builds one row per rule: jobs, CPU seconds per job (mean and max),
 peak memory. For another profile (normally the paper's) each rule's CPU per
 job is scaled by the ratio of the config values that set its work
-(``config/cost_scaling.yaml``: rule -> dotted config keys; their
-paper/measured ratios multiply), and multiplied by that profile's job count
+(``config/cost_scaling.yaml``: rule -> dotted config keys, or per output
+name -> keys (:func:`rule_keys`); their paper/measured ratios multiply), and multiplied by that profile's job count
 (from a Snakemake dry run). The result is ``config/costs.csv`` and the
 ``set-resources`` block of the SLURM profile (runtime with a safety factor,
 memory with headroom). ``make costs`` runs it after a default run.
@@ -189,6 +189,30 @@ def job_counts(*snakemake_args: str) -> dict[str, int]:
     return counts
 
 
+def rule_keys(spec, outputs=()) -> list[str]:
+    """A rule's scaling keys for one job: ``spec`` itself, or per output name the keys of the job's.
+
+    ``spec`` is a list of keys, or a mapping from an output's file stem or
+    directory (``Trans-SAP`` for ``models/.../seed0/Trans-SAP.npz``) to its
+    keys, with ``"*"`` for every other job: jobs of one rule whose work grows
+    differently (a tempered transition at every update for Trans-SAP, one
+    Gibbs sweep for SAP) scale each by their own keys.
+    """
+    if not isinstance(spec, dict):
+        return list(spec or [])
+    names = {Path(p).stem for p in outputs} | {part for p in outputs for part in Path(p).parts}
+    for name, keys in spec.items():
+        if name != "*" and name in names:
+            return list(keys)
+    return list(spec.get("*", []))
+
+
+def _described(spec) -> str:
+    if not isinstance(spec, dict):
+        return " x ".join(spec or []) or "(same work)"
+    return "; ".join(f"{name}: {' x '.join(keys) or '(same work)'}" for name, keys in spec.items())
+
+
 def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict):
     """The cost table for the target profile (one row per rule it runs) and its SLURM resources.
 
@@ -206,9 +230,12 @@ def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target
         if d.empty:
             rows.append({"rule": rule, "paper_jobs": n_jobs, "scaled_by": "not measured"})
             continue
-        keys = scaling.get(rule, [])
-        candidates = entries(keys, measured_config, target_config)
-        f = [scale_factor(keys, measured_config, target_config, job_entry(o, candidates)) for o in d["outputs"]]
+        spec = scaling.get(rule, [])
+        f = []
+        for o in d["outputs"]:
+            keys = rule_keys(spec, o)
+            candidates = entries(keys, measured_config, target_config)
+            f.append(scale_factor(keys, measured_config, target_config, job_entry(o, candidates)))
         scaled = d["cpu_s"].to_numpy() * f
         per_job = float(scaled.max())
         rows.append(
@@ -217,7 +244,7 @@ def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target
                 "measured_jobs": len(d),
                 "measured_cpu_s_per_job": round(float(d["cpu_s"].mean()), 2),
                 "measured_rss_mb": round(float(d["rss_mb"].max()), 1),
-                "scaled_by": " x ".join(keys) or "(same work)",
+                "scaled_by": _described(spec),
                 "scale": round(float(scaled.sum() / max(d["cpu_s"].sum(), 1e-9)), 3),  # CPU-weighted over its jobs
                 "paper_jobs": n_jobs,
                 "paper_cpu_h_per_job": round(per_job / 3600, 4),
