@@ -53,6 +53,12 @@ BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<
 SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
 
 
+def log_time(stamp: str) -> float:
+    """Seconds since the epoch of a log line's time stamp ``YYYY-mm-dd HH:MM:SS,mmm`` (local time)."""
+    date, ms = stamp.split(",")
+    return time.mktime(time.strptime(date, "%Y-%m-%d %H:%M:%S")) + int(ms) / 1e3
+
+
 def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
     """One row per finished job from the logs under ``logs_dir``: rule, cpu_s, wall_s, rss_mb, log, outputs, end.
 
@@ -66,9 +72,7 @@ def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
             cpu, wall, rss = map(float, used[-1])
             outputs = tuple(ast.literal_eval(outs.group(1))) if outs else ()
             ended = ENDED.findall(text)
-            end = math.nan
-            if ended:
-                end = time.mktime(time.strptime(ended[-1][0], "%Y-%m-%d %H:%M:%S")) + int(ended[-1][1]) / 1e3
+            end = log_time(",".join(ended[-1])) if ended else math.nan
             rows.append(
                 {
                     "rule": rule.group(1),

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .costs import measure_jobs, paper_of_rule
+from .costs import log_time, measure_jobs, paper_of_rule
 
 STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) ", re.M)
 STARTUP = re.compile(r"job start-up: cpu ([\d.]+) s, wall ([\d.]+) s")
@@ -79,21 +79,20 @@ def critical_path(needs: dict[str, set[str]], seconds: dict[str, float]) -> tupl
 def job_phases(jobs: pd.DataFrame) -> pd.DataFrame:
     """``jobs`` (of :func:`bmrep.costs.measure_jobs`) with each job's times read from its log.
 
-    Added columns: ``start`` and ``end`` (s since the epoch), ``startup_wall_s``
+    Added columns: ``start`` (s since the epoch; ``end`` is measure_jobs'), ``startup_wall_s``
     and ``startup_cpu_s`` (NaN where the log has no start-up line).
     """
     rows = []
-    for log, wall in zip(jobs["log"], jobs["wall_s"], strict=True):
+    # a job's end is measure_jobs' (the time of its resources line, written last), in the same clock as its first line
+    for log, wall, end in zip(jobs["log"], jobs["wall_s"], jobs["end"], strict=True):
         text = Path(log).read_text(errors="replace")
-        stamps = [pd.Timestamp(s.replace(",", ".")).timestamp() for s in STAMP.findall(text)]
-        end = stamps[-1]  # the resources line, written last
+        first = STAMP.search(text)
         su = STARTUP.search(text)
         start = end - wall
         rows.append(
             {
                 "start": start,
-                "end": end,
-                "startup_wall_s": float(su.group(2)) if su else max(stamps[0] - start, 0.0),
+                "startup_wall_s": float(su.group(2)) if su else max(log_time(first.group(1)) - start, 0.0),
                 "startup_cpu_s": float(su.group(1)) if su else float("nan"),
             }
         )
