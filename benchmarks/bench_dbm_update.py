@@ -4,7 +4,8 @@
 sweep per update. Reports, per update: the mean-field fixed point, the
 particle moves, the gradient, the whole update of :func:`train_dbm` for
 SAP, FPCD, CAST (50 slow + 50 fast chains on adaptive simulated tempering)
-and Trans-SAP, and the time of exactly the same dense products done by
+and Trans-SAP (10 and 20 levels, against its own products: the update's
+and those of the transition's 2 x levels sweeps), and the time of exactly the same dense products done by
 numpy alone (the floor for any implementation with this algorithm). Also
 the cost of one AIS step (h1 summed out) per 100 runs.
 
@@ -38,6 +39,8 @@ from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
 keep_freed_memory()
 
 OUT = Path(__file__).resolve().parent / "out" / "dbm_update.csv"
+# Trans-SAP's levels: the default profile's 10 and the paper profile's 20 (config/paper.yaml)
+TT_LEVELS = (10, 20)
 
 
 def timed(fn, n):
@@ -88,6 +91,19 @@ def main():
         ch.h1.T @ ch.h2
 
     add("matrix products of one update (numpy alone)", timed(products_only, n))
+
+    def sweep_products():
+        # one tempered sweep's products (forward or reverse): h1's field (two), v's and h2's
+        ch.v @ W1 + ch.h2 @ W2.T
+        ch.h1 @ W1.T
+        ch.h1 @ W2
+
+    # A Trans-SAP update with a tempered transition over L levels walks 2L sweeps (L up, L down) before
+    # the SAP update: its own products are the update's plus 2L sweeps' (issue 42: the paper's L = 20).
+    sweep_mm = timed(sweep_products, 4 * n)
+    for levels in TT_LEVELS:
+        tt_mm = rows[0]["ms_per_update"] * 1e-3 + 2 * levels * sweep_mm
+        add(f"matrix products of one update: Trans-SAP (TT {levels} levels every 1)", tt_mm)
     add("mean field, 5 updates", timed(lambda: mean_field(dbm, V, n_iter=5), n))
     add("one Gibbs sweep of 100 chains (update_layer)", timed(lambda: gibbs_sweep(dbm, ch, streams), n))
     mu1, mu2 = mean_field(dbm, V)
@@ -99,7 +115,7 @@ def main():
         ("SAP", {}, n),
         ("FPCD", {}, n),
         ("CAST", {}, n),
-        ("Trans-SAP", {"tt_levels": 10, "tt_every": 1}, max(2, n // 5)),
+        *(("Trans-SAP", {"tt_levels": levels, "tt_every": 1}, max(2, n // 5)) for levels in TT_LEVELS),
         ("Trans-SAP", {"tt_levels": 10, "tt_every": 5}, n),
     ):
         d = dbm.copy()
@@ -121,6 +137,11 @@ def main():
     cast = df.loc[df.what == "whole update: CAST", "ms_per_update"].item()
     print(f"CAST / SAP cost per update: {cast / sap:.2f} (the paper: 'only twice as slow')")
     print(f"SAP update / its matrix products: {sap / df.ms_per_update.iloc[0]:.2f}")
+    for levels in TT_LEVELS:
+        label = f"Trans-SAP (TT {levels} levels every 1)"
+        tt = df.loc[df.what == f"whole update: {label}", "ms_per_update"].item()
+        mm = df.loc[df.what == f"matrix products of one update: {label}", "ms_per_update"].item()
+        print(f"{label} update / its matrix products (2 x {levels} sweeps + the update): {tt / mm:.2f}")
 
 
 if __name__ == "__main__":
