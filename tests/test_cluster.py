@@ -14,7 +14,7 @@ tests short), in a copy of the checkout:
 - a part of the smoke profile (yokoyama2019 and one training of carlson2016)
   gives the files of the committed smoke manifest;
 - a training asking one minute (the profile's block written by
-  :func:`bmrep.costs.slurm_block` for a one-minute cap) is killed by SLURM at
+  :func:`bmrep.slurm_resources.slurm_block` for a one-minute cap) is killed by SLURM at
   its time limit, resubmitted by Snakemake, resumes from its checkpoint and
   ends with parameters bit-identical to an uninterrupted local run;
 - a training cancelled with ``scancel`` half way leaves no output; the same
@@ -40,7 +40,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep import costs
+from bmrep import slurm_resources
 from bmrep.result_manifest import file_digest
 from conftest import ROOT, SNAKEMAKE, copy_checkout
 
@@ -148,8 +148,8 @@ def test_a_training_killed_at_its_time_limit_resumes_over_submissions_bit_identi
     shutil.copytree(ws / "profiles/slurm", profile)
     # what `make costs` writes for a rule estimated at 4 minutes under a partition limit of 1 minute
     estimate = pd.DataFrame({"rule": [TRAINING_RULE], "runtime_min": [4.0], "mem_mb": [1000.0]})
-    block = costs.slurm_block(estimate, cap_min=1, checkpointed={TRAINING_RULE})
-    (profile / "config.yaml").write_text(costs.replace_block((profile / "config.yaml").read_text(), block))
+    block = slurm_resources.slurm_block(estimate, cap_min=1, checkpointed={TRAINING_RULE})
+    (profile / "config.yaml").write_text(slurm_resources.replace_block((profile / "config.yaml").read_text(), block))
     written = yaml.safe_load((profile / "config.yaml").read_text())
     assert written["set-resources"] == {TRAINING_RULE: {"runtime": 1, "mem_mb": 1000}}
     assert written["preemptible-rules"] == [TRAINING_RULE] and written["preemptible-retries"] == 4

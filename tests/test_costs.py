@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep import costs, runtime
+from bmrep import costs, runtime, slurm_resources
 
 
 def _job_log(path, rule, cpu, wall, rss):
@@ -79,12 +79,12 @@ def test_extrapolated_table_and_slurm_block():
     assert row["runtime_min"] == 30  # 2 x (90 s x 10) = 30 min
     assert row["mem_mb"] == 1100  # 1.5 x 700 MB, rounded up to 100 MB
     assert table.loc["p_new", "scaled_by"] == "not measured"
-    block = costs.slurm_block(table.reset_index())
+    block = slurm_resources.slurm_block(table.reset_index())
     parsed = yaml.safe_load(block)
     assert parsed == {"set-resources": {"p_train": {"runtime": 30, "mem_mb": 1100}}}
     profile = "executor: slurm\n" + block + "jobs: 10\n"
-    again = costs.replace_block(profile, costs.slurm_block(table.reset_index().assign(mem_mb=2000)))
-    assert again.count(costs.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
+    again = slurm_resources.replace_block(profile, slurm_resources.slurm_block(table.reset_index().assign(mem_mb=2000)))
+    assert again.count(slurm_resources.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
 
 
 def test_a_rule_above_the_runtime_cap_asks_the_cap_and_is_retried_if_it_checkpoints():
@@ -96,7 +96,7 @@ def test_a_rule_above_the_runtime_cap_asks_the_cap_and_is_retried_if_it_checkpoi
             "mem_mb": [1000.0, 1000.0, 1000.0, float("nan")],
         }
     )
-    parsed = yaml.safe_load(costs.slurm_block(table, 1440, {"long_train", "short"}))
+    parsed = yaml.safe_load(slurm_resources.slurm_block(table, 1440, {"long_train", "short"}))
     assert parsed["set-resources"] == {
         "long_train": {"runtime": 1440, "mem_mb": 1000},
         "long_shard": {"runtime": 1440, "mem_mb": 1000},
@@ -104,23 +104,23 @@ def test_a_rule_above_the_runtime_cap_asks_the_cap_and_is_retried_if_it_checkpoi
     }
     # 5377 min at 1440 per submission: 4 submissions, and one spare for the work lost at each kill
     assert parsed["preemptible-rules"] == ["long_train"] and parsed["preemptible-retries"] == 4
-    assert costs.over_cap_without_checkpoint(table, 1440, {"long_train"}) == ["long_shard"]
+    assert slurm_resources.over_cap_without_checkpoint(table, 1440, {"long_train"}) == ["long_shard"]
     # nothing above the cap: no preemptible-rules at all (an empty list would make every rule preemptible)
-    assert "preemptible" not in costs.slurm_block(table, 6000, {"long_train"})
-    assert "preemptible" not in costs.slurm_block(table, 1440, set())
-    assert costs.submissions(1440, 1440) == 1 and costs.submissions(1441, 1440) == 2
+    assert "preemptible" not in slurm_resources.slurm_block(table, 6000, {"long_train"})
+    assert "preemptible" not in slurm_resources.slurm_block(table, 1440, set())
+    assert slurm_resources.submissions(1440, 1440) == 1 and slurm_resources.submissions(1441, 1440) == 2
 
 
 def test_runtime_cap_and_checkpointed_rules_are_read_from_their_files(tmp_path):
     from conftest import ROOT
 
-    assert costs.runtime_cap(ROOT / "profiles/slurm/partition.yaml") >= 60
+    assert slurm_resources.runtime_cap(ROOT / "profiles/slurm/partition.yaml") >= 60
     bad = tmp_path / "partition.yaml"
     for text in ("runtime_cap_min: 0\n", "runtime_cap_min: 1.5\n", "other: 1\n"):
         bad.write_text(text)
         with pytest.raises(ValueError, match="runtime_cap_min must be"):
-            costs.runtime_cap(bad)
-    assert costs.checkpointed_rules({"checkpoint_every": {"a": 10, "b": 0}}) == {"a"}
+            slurm_resources.runtime_cap(bad)
+    assert slurm_resources.checkpointed_rules({"checkpoint_every": {"a": 10, "b": 0}}) == {"a"}
 
 
 def test_jobs_of_per_benchmark_settings_scale_by_their_own_benchmark():
@@ -167,6 +167,21 @@ def test_jobs_of_one_rule_scale_by_the_keys_of_their_output_name():
     assert row["scaled_by"].startswith("Trans-SAP: s.train.n_updates x s.train.tt_levels x 1/s.train.tt_every; *:")
 
 
+def test_a_one_plus_term_scales_the_growing_part_of_the_work_only():
+    """Trans-SAP's update: a SAP update plus 2 sweeps per tempered-transition level every tt_every updates."""
+    measured_config = {"s": {"train": {"n_updates": 3000, "tt_levels": 10, "tt_every": 10}}}
+    target_config = {"s": {"train": {"n_updates": 30000, "tt_levels": 20, "tt_every": 1}}}
+    term = {"one_plus": 0.4, "times": ["s.train.tt_levels", "1/s.train.tt_every"]}
+    # per update (1 + 0.4 x 20) / (1 + 0.4 x 1) = 9 / 1.4, times 10x the updates
+    expected = 10 * 9 / 1.4
+    assert costs.scale_factor(["s.train.n_updates", term], measured_config, target_config) == pytest.approx(expected)
+    assert costs.scale_factor([term], measured_config, measured_config) == pytest.approx(1.0)
+    spec = {"Trans-SAP": ["s.train.n_updates", term], "*": ["s.train.n_updates"]}
+    assert costs._described(spec).startswith("Trans-SAP: s.train.n_updates x (1 + 0.4 x s.train.tt_levels x 1/s.")
+    with pytest.raises(KeyError, match="one_plus and times"):
+        costs.scale_factor([{"one_plus": 0.4}], measured_config, target_config)
+
+
 def test_cost_scaling_names_real_rules_and_config_keys():
     import copy
     import re
@@ -198,7 +213,7 @@ def test_slurm_dry_run_shows_the_measured_resources_capped_and_retries():
 
     from conftest import ROOT, run_snakemake
 
-    cap = costs.runtime_cap(ROOT / "profiles/slurm/partition.yaml")
+    cap = slurm_resources.runtime_cap(ROOT / "profiles/slurm/partition.yaml")
     table = pd.read_csv(ROOT / "config/costs.csv").dropna(subset=["runtime_min"]).set_index("rule")
     rule = table["paper_core_hours"].idxmax()  # the costliest rule of the paper profile
     runtime, mem = min(cap, int(table.loc[rule, "runtime_min"])), int(table.loc[rule, "mem_mb"])
@@ -216,10 +231,11 @@ def test_slurm_dry_run_shows_the_measured_resources_capped_and_retries():
 
     profile = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())
     over = set(table.index[table["runtime_min"] > cap])
-    resumable = over & costs.checkpointed_rules(costs.paper_config(ROOT))
+    resumable = over & slurm_resources.checkpointed_rules(costs.paper_config(ROOT))
     assert resumable, "no rule above the cap: the retries are not exercised by the paper profile"
     assert set(profile["preemptible-rules"]) == resumable
-    assert profile["preemptible-retries"] >= max(costs.submissions(table.loc[r, "runtime_min"], cap) for r in resumable)
+    needed = max(slurm_resources.submissions(table.loc[r, "runtime_min"], cap) for r in resumable)
+    assert profile["preemptible-retries"] >= needed
 
 
 # make timeline: the longest jobs, CPU per paper, and the critical path through the rule graph.

@@ -11,15 +11,8 @@ name -> keys (:func:`rule_keys`); their paper/measured ratios multiply), and mul
 ``set-resources`` block of the SLURM profile (runtime with a safety factor,
 memory with headroom). ``make costs`` runs it after a default run.
 
-No submission asks for more than the partition allows: the profile's
-``partition.yaml`` sets ``runtime_cap_min`` (24 h). A rule estimated longer
-asks for the cap and is listed in ``preemptible-rules``, Snakemake's per-rule
-retries (``preemptible-retries`` of them): SLURM kills it at the time limit,
-Snakemake submits it again, and it resumes from its last checkpoint
-(``checkpoint_every.<rule>``), so it finishes over several submissions. A rule
-estimated longer that does not checkpoint gets the cap and a warning (retrying
-it would start it over). ``python -m bmrep.costs --slurm-profile`` rewrites the
-profile from ``config/costs.csv`` after the cap is changed, no run needed.
+The SLURM profile's block, and what a rule estimated above the partition's
+limit gets, are in :mod:`bmrep.slurm_resources`.
 
 This is an extrapolation, not a promise: work that does not scale with the
 listed keys (a different model size, a different number of chains) shows in
@@ -41,6 +34,7 @@ import pandas as pd
 import yaml
 
 from .config_check import deep_merge
+from .slurm_resources import SLURM_PROFILE, runtime_cap, write_slurm_profile
 
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
 OUTPUTS = re.compile(r"INFO rule \S+, threads \d+, outputs (\[.*\])")
@@ -49,8 +43,6 @@ USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d
 ENDED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*job resources: ", re.M)
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
 MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
-BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
-SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
 
 
 def log_time(stamp: str) -> float:
@@ -127,6 +119,8 @@ def entries(keys: list[str], measured: dict, target: dict) -> set[str]:
     """The entries (e.g. benchmarks) of the per-entry settings among ``keys``: mapping keys both configs have."""
     found: set[str] = set()
     for k in keys:
+        if isinstance(k, dict):  # a one_plus term: plain keys only
+            continue
         k = k.removeprefix("1/")
         prefix = k.split(".*", 1)[0]
         a, b = _lookup(measured, prefix), _lookup(target, prefix)
@@ -142,21 +136,49 @@ def job_entry(outputs, candidates: set[str]) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
-def scale_factor(keys: list[str], measured: dict, target: dict, entry: str | None = None) -> float:
+def _one_plus_ratio(term: dict, measured: dict, target: dict) -> float:
+    """``{one_plus: w, times: [keys]}``: work per unit ``1 + w x product(keys)``, target over measured.
+
+    For work made of a fixed part and a part that grows with settings: a
+    Trans-SAP update is a SAP update (1) plus a tempered transition's 2
+    sweeps per level every ``tt_every`` updates (``w`` = one level's two
+    sweeps over a SAP update, from ``benchmarks/bench_dbm_update.py``).
+    """
+    if set(term) != {"one_plus", "times"}:
+        raise KeyError(f"a term needs exactly one_plus and times, not {sorted(term)} (config/cost_scaling.yaml)")
+    w = float(term["one_plus"])
+
+    def product(config: dict) -> float:
+        return math.prod(
+            1 / work_size(_lookup(config, k[2:])) if k.startswith("1/") else work_size(_lookup(config, k))
+            for k in term["times"]
+        )
+
+    return (1 + w * product(target)) / (1 + w * product(measured))
+
+
+def scale_factor(keys: list, measured: dict, target: dict, entry: str | None = None) -> float:
     """Product over ``keys`` of the target config's work over the measured config's.
 
     A key written ``1/key`` divides instead (a period such as ``tt_every``).
+    A mapping ``{one_plus: w, times: [keys]}`` multiplies by
+    ``(1 + w x target's product) / (1 + w x measured's product)``
+    (:func:`_one_plus_ratio`).
     A mapping per entry (``{bas: 6000, mnist: 200}``) gives ``entry``'s ratio,
     or without an entry the largest. Keys with a ``*`` segment
     (``bruegge2013.autocorr.models.*.n_steps``) are taken per entry of the
     mapping at the star: their ratios multiply within an entry (a key an entry
     lacks counts 1), and ``entry``'s product is used, or the largest.
     """
+    terms = [k for k in keys if isinstance(k, dict)]
+    keys = [k for k in keys if not isinstance(k, dict)]
     inverse = [k[2:] for k in keys if k.startswith("1/")]  # work falls as the value rises (e.g. "every m updates")
     keys = [k for k in keys if not k.startswith("1/")]
     plain = [k for k in keys if "*" not in k]
+
     factor = math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) for k in plain)
     factor /= math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) for k in inverse)
+    factor *= math.prod(_one_plus_ratio(t, measured, target) for t in terms)
     starred = [k for k in keys if "*" in k]
     if starred:
         prefix = starred[0].split(".*", 1)[0]
@@ -212,9 +234,12 @@ def rule_keys(spec, outputs=()) -> list[str]:
 
 
 def _described(spec) -> str:
+    def term(k) -> str:
+        return f"(1 + {k['one_plus']} x {' x '.join(k['times'])})" if isinstance(k, dict) else k
+
     if not isinstance(spec, dict):
-        return " x ".join(spec or []) or "(same work)"
-    return "; ".join(f"{name}: {' x '.join(keys) or '(same work)'}" for name, keys in spec.items())
+        return " x ".join(map(term, spec or [])) or "(same work)"
+    return "; ".join(f"{name}: {' x '.join(map(term, keys)) or '(same work)'}" for name, keys in spec.items())
 
 
 def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict):
@@ -258,85 +283,6 @@ def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target
             }
         )
     return pd.DataFrame(rows)
-
-
-def submissions(runtime_min: float, cap_min: int) -> int:
-    """SLURM submissions a job of ``runtime_min`` minutes needs under a limit of ``cap_min`` per submission."""
-    return max(1, math.ceil(runtime_min / cap_min))
-
-
-def slurm_block(table: pd.DataFrame, cap_min: int | None = None, checkpointed: set[str] = frozenset()) -> str:
-    """The SLURM profile's block, between its markers: ``set-resources``, and retries for rules above the cap.
-
-    Each rule asks its ``runtime_min``, at most ``cap_min`` (None: no cap). A
-    rule in ``checkpointed`` whose estimate is above the cap is listed in
-    ``preemptible-rules`` (Snakemake retries those rules, and only those,
-    ``preemptible-retries`` times): enough retries for its estimate at the cap,
-    plus one for the work each submission loses after its last checkpoint.
-    """
-    res, resumed = {}, {}
-    for r in table.itertuples():
-        if pd.isna(getattr(r, "runtime_min", float("nan"))):
-            continue
-        runtime = int(r.runtime_min)
-        if cap_min is not None and runtime > cap_min:
-            if r.rule in checkpointed:
-                resumed[r.rule] = submissions(runtime, cap_min)
-            runtime = cap_min
-        res[r.rule] = {"runtime": runtime, "mem_mb": int(r.mem_mb)}
-    body = yaml.safe_dump({"set-resources": res}, sort_keys=True, default_flow_style=None)
-    if resumed:  # never an empty list: Snakemake reads `preemptible-rules: []` as every rule
-        body += (
-            f"# estimated above the {cap_min}-minute cap: several submissions, each resuming from the checkpoint\n"
-            + yaml.safe_dump(
-                {"preemptible-rules": sorted(resumed), "preemptible-retries": max(resumed.values())},
-                sort_keys=False,
-                default_flow_style=None,
-            )
-        )
-    return f"{BEGIN}\n{body}{END}\n"
-
-
-def over_cap_without_checkpoint(table: pd.DataFrame, cap_min: int, checkpointed: set[str]) -> list[str]:
-    """Rules estimated above the cap that cannot resume: a retry would start them over."""
-    over = table[table["runtime_min"].fillna(0) > cap_min]
-    return [r for r in over["rule"] if r not in checkpointed]
-
-
-def runtime_cap(path: Path = PARTITION) -> int:
-    """The largest runtime per SLURM submission, in minutes (``runtime_cap_min`` of ``partition.yaml``)."""
-    cap = (yaml.safe_load(path.read_text()) or {}).get("runtime_cap_min")
-    if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
-        raise ValueError(f"{path}: runtime_cap_min must be a whole number of minutes >= 1, got {cap!r}")
-    return cap
-
-
-def checkpointed_rules(config: dict) -> set[str]:
-    """The rules that save checkpoints in ``config`` (``checkpoint_every.<rule>`` above 0)."""
-    return {rule for rule, every in (config.get("checkpoint_every") or {}).items() if every}
-
-
-def write_slurm_profile(table: pd.DataFrame, config: dict, profile: Path = SLURM_PROFILE) -> list[str]:
-    """Rewrite the profile's block from ``table``; the rules above the cap that cannot resume (warned about)."""
-    cap, resumable = runtime_cap(profile.with_name(PARTITION.name)), checkpointed_rules(config)
-    profile.write_text(replace_block(profile.read_text(), slurm_block(table, cap, resumable)))
-    stuck = over_cap_without_checkpoint(table, cap, resumable)
-    for rule in stuck:
-        print(
-            f"warning: {rule} is estimated above the {cap}-minute cap and saves no checkpoint: it asks for the cap "
-            "and would be killed there; give it a smaller shard_size or a partition with a longer limit",
-            file=sys.stderr,
-        )
-    return stuck
-
-
-def replace_block(profile_text: str, block: str) -> str:
-    """``profile_text`` with its marked block replaced by ``block`` (appended if there is none)."""
-    if BEGIN in profile_text and END in profile_text:
-        head, rest = profile_text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
-        return head + block + tail
-    return profile_text.rstrip("\n") + "\n" + block
 
 
 def paper_of_rule(rules: pd.Series) -> pd.Series:

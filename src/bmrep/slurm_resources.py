@@ -1,0 +1,103 @@
+"""The SLURM profile's per-rule resources, from the cost table of :mod:`bmrep.costs`.
+
+No submission asks for more than the partition allows: the profile's
+``partition.yaml`` sets ``runtime_cap_min`` (24 h). A rule estimated longer
+asks for the cap and is listed in ``preemptible-rules``, Snakemake's per-rule
+retries (``preemptible-retries`` of them): SLURM kills it at the time limit,
+Snakemake submits it again, and it resumes from its last checkpoint
+(``checkpoint_every.<rule>``), so it finishes over several submissions. A rule
+estimated longer that does not checkpoint gets the cap and a warning (retrying
+it would start it over). ``python -m bmrep.costs --slurm-profile`` rewrites the
+profile from ``config/costs.csv`` after the cap is changed, no run needed.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
+SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
+
+
+def submissions(runtime_min: float, cap_min: int) -> int:
+    """SLURM submissions a job of ``runtime_min`` minutes needs under a limit of ``cap_min`` per submission."""
+    return max(1, math.ceil(runtime_min / cap_min))
+
+
+def slurm_block(table: pd.DataFrame, cap_min: int | None = None, checkpointed: set[str] = frozenset()) -> str:
+    """The SLURM profile's block, between its markers: ``set-resources``, and retries for rules above the cap.
+
+    Each rule asks its ``runtime_min``, at most ``cap_min`` (None: no cap). A
+    rule in ``checkpointed`` whose estimate is above the cap is listed in
+    ``preemptible-rules`` (Snakemake retries those rules, and only those,
+    ``preemptible-retries`` times): enough retries for its estimate at the cap,
+    plus one for the work each submission loses after its last checkpoint.
+    """
+    res, resumed = {}, {}
+    for r in table.itertuples():
+        if pd.isna(getattr(r, "runtime_min", float("nan"))):
+            continue
+        runtime = int(r.runtime_min)
+        if cap_min is not None and runtime > cap_min:
+            if r.rule in checkpointed:
+                resumed[r.rule] = submissions(runtime, cap_min)
+            runtime = cap_min
+        res[r.rule] = {"runtime": runtime, "mem_mb": int(r.mem_mb)}
+    body = yaml.safe_dump({"set-resources": res}, sort_keys=True, default_flow_style=None)
+    if resumed:  # never an empty list: Snakemake reads `preemptible-rules: []` as every rule
+        body += (
+            f"# estimated above the {cap_min}-minute cap: several submissions, each resuming from the checkpoint\n"
+            + yaml.safe_dump(
+                {"preemptible-rules": sorted(resumed), "preemptible-retries": max(resumed.values())},
+                sort_keys=False,
+                default_flow_style=None,
+            )
+        )
+    return f"{BEGIN}\n{body}{END}\n"
+
+
+def over_cap_without_checkpoint(table: pd.DataFrame, cap_min: int, checkpointed: set[str]) -> list[str]:
+    """Rules estimated above the cap that cannot resume: a retry would start them over."""
+    over = table[table["runtime_min"].fillna(0) > cap_min]
+    return [r for r in over["rule"] if r not in checkpointed]
+
+
+def runtime_cap(path: Path = PARTITION) -> int:
+    """The largest runtime per SLURM submission, in minutes (``runtime_cap_min`` of ``partition.yaml``)."""
+    cap = (yaml.safe_load(path.read_text()) or {}).get("runtime_cap_min")
+    if not isinstance(cap, int) or isinstance(cap, bool) or cap < 1:
+        raise ValueError(f"{path}: runtime_cap_min must be a whole number of minutes >= 1, got {cap!r}")
+    return cap
+
+
+def checkpointed_rules(config: dict) -> set[str]:
+    """The rules that save checkpoints in ``config`` (``checkpoint_every.<rule>`` above 0)."""
+    return {rule for rule, every in (config.get("checkpoint_every") or {}).items() if every}
+
+
+def write_slurm_profile(table: pd.DataFrame, config: dict, profile: Path = SLURM_PROFILE) -> list[str]:
+    """Rewrite the profile's block from ``table``; the rules above the cap that cannot resume (warned about)."""
+    cap, resumable = runtime_cap(profile.with_name(PARTITION.name)), checkpointed_rules(config)
+    profile.write_text(replace_block(profile.read_text(), slurm_block(table, cap, resumable)))
+    stuck = over_cap_without_checkpoint(table, cap, resumable)
+    for rule in stuck:
+        print(
+            f"warning: {rule} is estimated above the {cap}-minute cap and saves no checkpoint: it asks for the cap "
+            "and would be killed there; give it a smaller shard_size or a partition with a longer limit",
+            file=sys.stderr,
+        )
+    return stuck
+
+
+def replace_block(profile_text: str, block: str) -> str:
+    """``profile_text`` with its marked block replaced by ``block`` (appended if there is none)."""
+    if BEGIN in profile_text and END in profile_text:
+        head, rest = profile_text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1].lstrip("\n")
+        return head + block + tail
+    return profile_text.rstrip("\n") + "\n" + block
