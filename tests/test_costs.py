@@ -182,6 +182,26 @@ def test_a_one_plus_term_scales_the_growing_part_of_the_work_only():
         costs.scale_factor([{"one_plus": 0.4}], measured_config, target_config)
 
 
+def test_list_entries_by_index_and_output_stems_by_glob():
+    """carlson2016 Fig. 3: each model's shards scale by that model's budgets (an entry of a list of models)."""
+    measured_config = {"c": {"fig3": {"shard_size": 9, "models": [{"sweeps": [1000, 3000]}, {"sweeps": [1000]}]}}}
+    target_config = {"c": {"fig3": {"shard_size": 2, "models": [{"sweeps": [1000, 39000]}, {"sweeps": [4000]}]}}}
+    spec = {"784x100_*": ["c.fig3.shard_size", "c.fig3.models.0.sweeps"], "*": ["c.fig3.models.1.sweeps"]}
+    keys = costs.rule_keys(spec, ["r/carlson2016/shards/fig3/784x100_RTS_0.npz"])
+    assert keys == spec["784x100_*"]
+    assert costs.scale_factor(keys, measured_config, target_config) == pytest.approx(2 / 9 * 10)
+    assert costs.rule_keys(spec, ["r/carlson2016/shards/fig3/784x500_RTS_0.npz"]) == spec["*"]
+    with pytest.raises(KeyError, match="models.2.sweeps"):
+        costs.scale_factor(["c.fig3.models.2.sweeps"], measured_config, target_config)
+    # a per-model setting where the model has one, else the section's: the paper's 784x100 truth runs 10^7 sweeps
+    measured_config["c"]["fig3"]["truth_sweeps"] = 30000
+    target_config["c"]["fig3"].update(truth_sweeps=10**6, models=[{"truth_sweeps": 10**7}, {}])
+    truth = "c.fig3.models.{}.truth_sweeps|c.fig3.truth_sweeps"
+    assert costs.scale_factor([truth.format(0)], measured_config, target_config) == pytest.approx(10**7 / 30000)
+    assert costs.scale_factor([truth.format(1)], measured_config, target_config) == pytest.approx(10**6 / 30000)
+    assert costs.work_size("float64") / costs.work_size("float32") == 2.0
+
+
 def test_cost_scaling_names_real_rules_and_config_keys():
     import copy
     import re

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import fnmatch
 import math
 import re
 import subprocess
@@ -82,18 +83,39 @@ def measure_jobs(logs_dir: str | Path) -> pd.DataFrame:
 
 
 def _lookup(config: dict, dotted: str):
-    node = config
-    for part in dotted.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise KeyError(f"config key {dotted!r} not found (config/cost_scaling.yaml)")
-        node = node[part]
-    return node
+    """``config``'s value at ``dotted``.
+
+    A number segment indexes a list (``carlson2016.fig3.models.0.sweeps``);
+    ``a|b`` is the value at ``a`` where there is one, else at ``b`` (a
+    per-model setting over the section's).
+    """
+    for key in dotted.split("|"):
+        node = config
+        for part in key.split("."):
+            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            elif isinstance(node, dict) and part in node:
+                node = node[part]
+            else:
+                break
+        else:
+            return node
+    raise KeyError(f"config key {dotted!r} not found (config/cost_scaling.yaml)")
+
+
+# A dtype as work: its item size (a float64 product takes about twice a float32 one's time: benchmarks/README.md)
+ITEM_SIZE = {"float32": 4.0, "float64": 8.0}
 
 
 def work_size(value) -> float:
-    """A config value as an amount of work: a number itself, a list its sum (or length), a mapping its largest entry."""
+    """A config value as an amount of work.
+
+    A number itself, a list its sum (or length), a mapping its largest entry, a dtype its item size.
+    """
     if isinstance(value, bool) or value is None:
         return 1.0
+    if isinstance(value, str):
+        return ITEM_SIZE.get(value, 1.0)
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, dict):
@@ -219,8 +241,9 @@ def rule_keys(spec, outputs=()) -> list[str]:
     """A rule's scaling keys for one job: ``spec`` itself, or per output name the keys of the job's.
 
     ``spec`` is a list of keys, or a mapping from an output's file stem or
-    directory (``Trans-SAP`` for ``models/.../seed0/Trans-SAP.npz``) to its
-    keys, with ``"*"`` for every other job: jobs of one rule whose work grows
+    directory (``Trans-SAP`` for ``models/.../seed0/Trans-SAP.npz``; a glob
+    such as ``784x100_*`` matches stems) to its keys, with ``"*"`` for every
+    other job: jobs of one rule whose work grows
     differently (a tempered transition at every update for Trans-SAP, one
     Gibbs sweep for SAP) scale each by their own keys.
     """
@@ -228,7 +251,7 @@ def rule_keys(spec, outputs=()) -> list[str]:
         return list(spec or [])
     names = {Path(p).stem for p in outputs} | {part for p in outputs for part in Path(p).parts}
     for name, keys in spec.items():
-        if name != "*" and name in names:
+        if name != "*" and any(fnmatch.fnmatchcase(n, name) for n in names):
             return list(keys)
     return list(spec.get("*", []))
 
