@@ -134,3 +134,22 @@ def test_refuses_results_of_other_params(smoke_run, tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     with pytest.raises(Refused, match="jobs left"):
         publish("smoke", tmp_path / "x", [f"results_dir={res}", f"figures_dir={fig}", "seed=2"], True, False)
+
+
+def test_run_wall_time_spans_the_papers_jobs_not_a_summary_rerun_at_publication(tmp_path):
+    """A summary job rerun by `make publish` an hour after the run does not lengthen the run's wall time."""
+    from bmrep.publish import cost_table
+
+    def log(name, rule, end, wall):
+        (tmp_path / f"{name}.log").write_text(
+            f"{end},000 bmrep.{rule} INFO rule {rule}, threads 1, outputs ['x/{name}.npz']\n"
+            f"{end},000 bmrep.{rule} INFO job resources: cpu {wall:.2f} s, wall {wall:.2f} s, max rss 100.0 MB\n"
+        )
+
+    log("a", "saul1996_train", "2026-11-27 18:10:00", 600.0)  # 18:00-18:10
+    log("b", "saul1996_claims", "2026-11-27 18:20:00", 60.0)
+    log("s", "summary", "2026-11-27 19:30:00", 5.0)  # rerun at publication
+    table = cost_table(tmp_path, ["saul1996"]).set_index("paper")
+    assert table.loc["saul1996", "wall minutes"] == pytest.approx(20.0)
+    assert table.loc["all jobs", "wall minutes"] == pytest.approx(20.0)
+    assert table.loc["all jobs", "jobs"] == 3
