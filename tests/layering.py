@@ -30,6 +30,7 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
                 "provenance",
                 "published",
                 "browser",
+                "slurm_resources",
             }
         ),
         True,

@@ -1,7 +1,7 @@
 """The library's layers: no upward or sibling import, no import cycle, no module over 400 lines.
 
 Layers, lowest first (``tests/layering.py``): utilities (special, seeds, io,
-config_check, code_digest, result_manifest) < datasets < models < sampling <
+config_check, code_digest, result_manifest, slurm_resources, ...) < datasets < models < sampling <
 estimators | meanfield < learning < diagnostics < experiments <
 claims | plotting | runtime | trace (``|``: siblings that must not import
 each other). Issue 16, item 4.
