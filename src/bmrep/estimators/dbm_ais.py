@@ -96,9 +96,11 @@ class TemperedDBMChains:
         c, f1 = self.chains, self.field_h1
 
         def pair(rows, a, b):
+            # the float64 copies of the block's (v, h2) that tempered_log_f makes, once for both betas
+            v, h2 = (np.asarray(x[rows], dtype=np.float64) for x in (c.v, c.h2))
             return (
-                tempered_log_f(self.dbm, c.v[rows], c.h2[rows], a, self.base_bias, f1[rows]),
-                tempered_log_f(self.dbm, c.v[rows], c.h2[rows], b, self.base_bias, f1[rows]),
+                tempered_log_f(self.dbm, v, h2, a, self.base_bias, f1[rows]),
+                tempered_log_f(self.dbm, v, h2, b, self.base_bias, f1[rows]),
             )
 
         return _log_f_pairs(c.n_chains, beta_a, beta_b, pair)
@@ -114,6 +116,7 @@ class TemperedDBMChains:
             operator=self.operator,
             n_threads=self.n_threads,
             field_h1=self.field_h1,
+            energy=False,
         )
         self._field = None
         return self

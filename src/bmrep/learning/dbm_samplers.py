@@ -50,7 +50,7 @@ class GibbsChains:
 
     def step(self, dbm: DBM, t: int) -> None:
         for _ in range(self.n_sweeps):
-            gibbs_sweep(dbm, self.chains, self.streams)
+            gibbs_sweep(dbm, self.chains, self.streams, energy=False)
 
     def after_update(self, dbm: DBM, grads: dict) -> None:
         pass
@@ -89,7 +89,7 @@ class FastWeightChains(GibbsChains):
         p = dbm.params()
         combined = DBM(*(p[k] + self.fast[k] for k in ("W1", "W2", "b", "c1", "c2")))
         for _ in range(self.n_sweeps):
-            gibbs_sweep(combined, self.chains, self.streams)
+            gibbs_sweep(combined, self.chains, self.streams, energy=False)
 
     def after_update(self, dbm, grads):
         for k, g in grads.items():

@@ -159,13 +159,26 @@ def check_beta(beta) -> float:
     return beta
 
 
-def base_logits(dbm: DBM, base_bias) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+class BaseLogits(tuple):
+    """``(a, a1, a2)`` as :func:`base_logits` returns them: checked float64 logits.
+
+    Passed back to :func:`base_logits` (as ``base_bias``) they are returned
+    as they are, unchecked again: an AIS step evaluates ``log f`` twice per
+    block of chains, and the checks were a sixth of a 784-12-12 step.
+    """
+
+    __slots__ = ()
+
+
+def base_logits(dbm: DBM, base_bias) -> BaseLogits:
     """Logits ``(a, a1, a2)`` of the base distribution on (v, h1, h2), float64.
 
     ``base_bias`` is None (uniform), an array (D,) (base on v, uniform hidden
     layers), or a triple ``(a, a1, a2)`` whose entries may be None (zeros).
     """
     D, F1, F2 = dbm.shape
+    if isinstance(base_bias, BaseLogits) and tuple(x.shape for x in base_bias) == ((D,), (F1,), (F2,)):
+        return base_bias
     parts = (
         (base_bias, None, None) if base_bias is None or not isinstance(base_bias, (tuple, list)) else tuple(base_bias)
     )
@@ -179,7 +192,7 @@ def base_logits(dbm: DBM, base_bias) -> tuple[np.ndarray, np.ndarray, np.ndarray
         if not np.all(np.isfinite(a)):
             raise ValueError(f"base logits of {name} contain non-finite values")
         out.append(a)
-    return tuple(out)
+    return BaseLogits(out)
 
 
 # -- the tempered family with h1 summed out (AIS over {v, h2}) --------------

@@ -62,7 +62,8 @@ def gibbs_sweep(
     reverse: bool = False,
     n_threads: int = 1,
     field_h1=None,
-) -> np.ndarray:
+    energy: bool = True,
+) -> np.ndarray | None:
     """One Gibbs sweep of every chain, in place: h1 | (v, h2), then v, h2 | h1.
 
     Each block's pre-activation is computed by BLAS and the units are drawn
@@ -79,10 +80,15 @@ def gibbs_sweep(
     field_h1 : array (n_chains, F1), optional
         ``v W1 + h2 W2^T + c1`` of the current state if already computed
         (forward sweep only; AIS reuses the product of its weight increment).
+    energy : bool
+        Return the new states' energies. A caller that drops them (AIS, the
+        persistent chains of SAP and FPCD) passes False: the two float64 row
+        sums over (v, h2) cost about 0.8 ms a step of 1000 chains of a
+        784-12-12 DBM, a seventh of its AIS step. The chains are the same.
 
     Returns
     -------
-    energy : array (n_chains,), float64
+    energy : array (n_chains,), float64, or None if ``energy`` is False
         E(v, h1, h2) of the new states (computed from the fields at no extra
         matrix-product cost when ``reverse`` is False).
     """
@@ -108,6 +114,8 @@ def gibbs_sweep(
     if not reverse:
         upd_h1(field_h1)
         fv, f2 = upd_v_h2()
+        if not energy:
+            return None
         # E = -v.(b + W1 h1) - h2.(c2 + h1 W2) - c1.h1, all from the fields just used
         return -(
             np.einsum("ij,ij->i", chains.v, fv, dtype=np.float64)
@@ -116,6 +124,8 @@ def gibbs_sweep(
         )
     upd_v_h2()
     f1 = upd_h1()
+    if not energy:
+        return None
     return -(
         np.einsum("ij,ij->i", chains.h1, f1, dtype=np.float64)
         + chains.v.astype(np.float64) @ dbm.b.astype(np.float64)
