@@ -1,7 +1,8 @@
 """One table of every benchmark of one `make bench` run: our time, the matrix products' time, scikit-learn's.
 
 Reads what the benchmark scripts of the same run wrote under ``benchmarks/out``
-(``sweeps.csv``, ``ais.csv``, ``dbm_update.csv``, ``small_rbm.csv``) and
+(``sweeps.csv``, ``ais.csv``, ``dbm_ais.csv``, ``dbm_update.csv``,
+``small_rbm.csv``) and
 prints, below the machine's CPU model and the BLAS libraries in use
 (threadpoolctl: library, version, kernel architecture), one row per
 operation, size and dtype:
@@ -80,6 +81,16 @@ def ais_rows(df: pd.DataFrame) -> list[dict]:
     return rows
 
 
+def dbm_ais_rows(df: pd.DataFrame) -> list[dict]:
+    """DBM AIS steps of salakhutdinov2010's evaluation and calibration (``bench_dbm_ais.py``)."""
+    rows = []
+    for (size, chains), g in df.groupby(["size", "chains"], sort=False):
+        mm = g.loc[g["what"] == "matrix products alone", "ms_per_step"].item() * 1e-3
+        ours = g.loc[g["what"] == "AIS step", "ms_per_step"].item() * 1e-3
+        rows.append(_row("DBM AIS step", f"{size}, {chains}", "float32", ours, mm))
+    return rows
+
+
 def dbm_rows(df: pd.DataFrame) -> list[dict]:
     """Whole DBM training updates against the products of one update (``bench_dbm_update.py``)."""
     rows = []
@@ -133,7 +144,7 @@ def _cpuinfo() -> list[str]:
 
 
 def table() -> pd.DataFrame:
-    readers = {"sweeps.csv": sweep_rows, "ais.csv": ais_rows, "dbm_update.csv": dbm_rows}
+    readers = {"sweeps.csv": sweep_rows, "ais.csv": ais_rows, "dbm_ais.csv": dbm_ais_rows, "dbm_update.csv": dbm_rows}
     readers["small_rbm.csv"] = small_rbm_rows
     missing = [name for name in readers if not (OUT / name).exists()]
     if missing:
