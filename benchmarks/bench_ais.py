@@ -17,11 +17,10 @@ rows taken in the same run.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+from _timing import best_of, write_table
 from threadpoolctl import threadpool_limits
 
 from bmrep.estimators.ais import ais_log_partition
@@ -39,21 +38,6 @@ from bmrep.sampling.tempered_rbm import TemperedRBMChains
 keep_freed_memory()
 
 OUT = Path(__file__).resolve().parent / "out" / "ais.csv"
-
-
-def best_of(fn, repeats):
-    """Minimum thread CPU time over ``repeats`` calls.
-
-    One BLAS thread, so the products run in this thread; CPU time rather than
-    wall time, which waiting for a core inflates on a shared machine.
-    """
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.thread_time()
-        fn()
-        times.append(time.thread_time() - t0)
-    return min(times)
 
 
 def step_times(dt, n_steps: int, repeats: int, rng: np.random.Generator) -> dict[str, float]:
@@ -114,10 +98,7 @@ def main():
             {"dtype": np.dtype(dt).name, "what": what, "ms_per_step": 1e3 * t, "ratio_to_products": t / t_mm}
             for what, t in times.items()
         ]
-    df = pd.DataFrame(rows)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(OUT, index=False)
-    print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    write_table(rows, OUT)
 
 
 if __name__ == "__main__":

@@ -22,11 +22,10 @@ Writes ``benchmarks/out/dbm_ais.csv``. Single BLAS thread, thread CPU time.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
+from _timing import best_of, write_table
 from threadpoolctl import threadpool_limits
 
 from bmrep.experiments.salakhutdinov2010.evaluation import ais_replicates
@@ -39,17 +38,6 @@ OUT = Path(__file__).resolve().parent / "out" / "dbm_ais.csv"
 # (hidden layers, replicates annealed together): the evaluation's and a calibration shard's
 SHAPES = [((500, 1000), 5), ((12, 12), 20)]
 N_RUNS = 50
-
-
-def best_of(fn, repeats):
-    """Minimum thread CPU time over ``repeats`` calls (after one warm-up call)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.thread_time()
-        fn()
-        times.append(time.thread_time() - t0)
-    return min(times)
 
 
 def step_times(hidden, n_replicates: int, n_steps: int, repeats: int, rng) -> dict[str, float]:
@@ -95,10 +83,7 @@ def main():
             {"size": size, "chains": chains, "what": w, "ms_per_step": 1e3 * t, "ratio_to_products": t / mm}
             for w, t in times.items()
         ]
-    df = pd.DataFrame(rows)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(OUT, index=False)
-    print(df.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    write_table(rows, OUT)
 
 
 if __name__ == "__main__":
