@@ -247,3 +247,34 @@ def test_cast_swap_moves_fast_beta1_states_into_slow_chains():
     np.testing.assert_array_equal(fast.v[idx], pre_swap[0].v[idx])  # and handed over their own
     assert np.all(s.tempering.k[idx] == 0)
     assert len(s.k_trace) == 4
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_gibbs_sweep_without_energy_moves_the_chains_alike(reverse):
+    """``energy=False`` (AIS, SAP/FPCD chains) only skips the energies: the same chains, bit for bit, and no return."""
+    from bmrep.sampling.dbm_gibbs import random_chains
+
+    dbm = random_dbm(9, 5, 4, 1.0, 11)
+    runs = []
+    for energy in (True, False):
+        ch = random_chains(dbm, 30, np.random.default_rng(0))
+        streams = ChainStreams.from_seed(0, "energy-flag", n_chains=30)
+        out = [gibbs_sweep(dbm, ch, streams, betas=np.full(30, 0.7), reverse=reverse, energy=energy) for _ in range(5)]
+        runs.append((ch, out))
+    (a, with_e), (b, without_e) = runs
+    for x, y in zip((a.v, a.h1, a.h2), (b.v, b.h1, b.h2), strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert all(e is None for e in without_e)
+    np.testing.assert_allclose(with_e[-1], dbm.energy(a.v, a.h1, a.h2), rtol=1e-12, atol=1e-12)
+
+
+def test_base_logits_passed_back_are_returned_as_they_are():
+    """Checked logits are not checked again; a raw triple is; a BaseLogits of another shape is checked afresh."""
+    dbm = random_dbm(9, 5, 4, 1.0, 12)
+    checked = base_logits(dbm, np.linspace(-1, 1, 9))
+    assert base_logits(dbm, checked) is checked
+    with pytest.raises(ValueError, match="non-finite"):
+        base_logits(dbm, (np.full(9, np.nan), None, None))
+    other = base_logits(random_dbm(8, 5, 4, 1.0, 13), None)
+    with pytest.raises(ValueError, match=r"shape \(9,\)"):
+        base_logits(dbm, other)
