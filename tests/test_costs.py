@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
 from bmrep import costs, runtime, slurm_resources
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _job_log(path, rule, cpu, wall, rss):
@@ -85,6 +88,25 @@ def test_extrapolated_table_and_slurm_block():
     profile = "executor: slurm\n" + block + "jobs: 10\n"
     again = slurm_resources.replace_block(profile, slurm_resources.slurm_block(table.reset_index().assign(mem_mb=2000)))
     assert again.count(slurm_resources.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
+
+
+def test_logs_of_a_partial_run_do_not_overwrite_measured_costs(tmp_path, monkeypatch, capsys):
+    # A run stopped after a few jobs: its table would say "not measured" for rules measured before.
+    for name in ("config.yaml", "paper.yaml", "cost_scaling.yaml", "costs.csv"):
+        (tmp_path / "config").mkdir(exist_ok=True)
+        (tmp_path / "config" / name).write_text((ROOT / "config" / name).read_text())
+    logs = tmp_path / "logs"
+    _job_log(logs / "one.log", "calibration_shard", 2.0, 2.1, 100.0)
+    committed = (tmp_path / "config/costs.csv").read_text()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(costs, "job_counts", lambda *a: {"calibration_shard": 4, "saul1996_train": 100})
+    assert costs.main([str(logs)]) == 2
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "1 rules measured in config/costs.csv (saul1996_train)" in out
+    assert (tmp_path / "config/costs.csv").read_text() == committed
+    table = pd.DataFrame({"rule": ["a", "b", "all"], "scaled_by": ["x", "not measured", "not measured"]})
+    previous = pd.DataFrame({"rule": ["a", "b", "all"], "scaled_by": ["x", "y", "not measured"]})
+    assert costs.lost_rules(table, previous) == ["b"]  # "all" writes no log in either
 
 
 def test_a_rule_above_the_runtime_cap_asks_the_cap_and_is_retried_if_it_checkpoints():

@@ -319,6 +319,17 @@ def paper_config(root: Path = Path(".")) -> dict:
     return deep_merge(copy.deepcopy(default), yaml.safe_load((root / "config/paper.yaml").read_text()))
 
 
+def lost_rules(table: pd.DataFrame, previous: pd.DataFrame) -> list[str]:
+    """Rules measured in ``previous`` (the committed config/costs.csv) that ``table`` could not measure.
+
+    A run stopped part way (or the logs of another profile) leaves most rules without a log; writing its
+    table would replace their measured costs by "not measured", so :func:`main` refuses it.
+    """
+    unmeasured = set(table.loc[table["scaled_by"] == "not measured", "rule"])
+    measured_before = previous.loc[previous["scaled_by"] != "not measured", "rule"]
+    return sorted(unmeasured.intersection(measured_before))
+
+
 def main(argv: list[str]) -> int:
     """``python -m bmrep.costs LOGS_DIR``: write config/costs.csv and the SLURM profile's resources; print totals.
 
@@ -338,6 +349,14 @@ def main(argv: list[str]) -> int:
     table = extrapolate(
         measure_jobs(argv[0]), scaling, default, paper, job_counts("all", "--configfile", "config/paper.yaml")
     )
+    lost = lost_rules(table, pd.read_csv("config/costs.csv")) if Path("config/costs.csv").exists() else []
+    if lost:
+        print(
+            f"make costs: {argv[0]} has no job log of {len(lost)} rules measured in config/costs.csv "
+            f"({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}); finish the default run first "
+            "(make run); nothing written"
+        )
+        return 2
     table.to_csv("config/costs.csv", index=False)
     write_slurm_profile(table, paper)
     paper_of = paper_of_rule(table["rule"])
