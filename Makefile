@@ -55,8 +55,9 @@ smoke-hash: smoke
 smoke-manifest: smoke
 	$(BIN)/python -m bmrep.result_manifest write results/smoke config/smoke_manifest.sha256
 
+# Two pytest processes side by side (ci/test.sh): the tests that run Snakemake in the checkout, the rest.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	ci/test.sh $(BIN)/python
 
 # The SLURM path on a one-node cluster of this machine (as root; SKIPPED with the reason where it
 # cannot start one): a part of the smoke profile through profiles/slurm, a training killed at its

@@ -20,6 +20,27 @@ ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
 
+# Modules whose Snakemake runs happen in copies of the checkout (their own .snakemake and results).
+IN_A_COPY = {"test_reruns", "test_resume", "test_cluster"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every ``workflow`` test outside :data:`IN_A_COPY` must be marked ``checkout``.
+
+    ``make test`` (ci/test.sh) runs the ``checkout`` tests in one process beside the others; an unmarked
+    test running Snakemake in the checkout could run at the same time as another one there.
+    """
+    unmarked = [
+        item.nodeid
+        for item in items
+        if item.get_closest_marker("workflow")
+        and not item.get_closest_marker("checkout")
+        and item.module.__name__ not in IN_A_COPY
+    ]
+    if unmarked:
+        raise pytest.UsageError(f"workflow tests in the checkout need @pytest.mark.checkout: {unmarked}")
+
+
 def run_snakemake(*args: str, timeout: float = 600, env=None) -> subprocess.CompletedProcess:
     """Run snakemake in the repository root; return the completed process (text output)."""
     e = dict(os.environ)

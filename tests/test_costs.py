@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
 from bmrep import costs, runtime, slurm_resources
-
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
 
 
 def _job_log(path, rule, cpu, wall, rss):
@@ -244,6 +242,7 @@ def test_cost_scaling_names_real_rules_and_config_keys():
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_slurm_dry_run_shows_the_measured_resources_capped_and_retries():
     """The SLURM profile's per-rule resources are the measured table's (``make costs``) at most the cap.
 

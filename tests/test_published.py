@@ -21,7 +21,7 @@ from bmrep import published
 from bmrep.publish import MAX_WIDTH, Refused, publish
 from conftest import ROOT, run_snakemake
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.checkout]
 DOCS = ROOT / "docs" / "results"
 PUBLISHED = sorted(p.parent for p in DOCS.glob("*/replication_summary.csv"))
 

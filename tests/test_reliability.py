@@ -39,6 +39,7 @@ def _one_line(proc: subprocess.CompletedProcess) -> str:
 
 # 1. The workflow profile (rerun-incomplete, keep-going) is loaded by a plain `snakemake`.
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_plain_snakemake_loads_the_workflow_profile():
     proc = run_snakemake("saul1996", "-n", "-q", timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -81,6 +82,7 @@ def test_repeated_configfile_options_are_merged_in_order():
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_plain_snakemake_refuses_repeated_configfile_options():
     proc = run_snakemake("-n", "all", "--configfile", "config/smoke.yaml", "--configfile", "config/paper.yaml")
     assert proc.returncode != 0
@@ -101,6 +103,7 @@ def test_dotted_config_key_becomes_a_config_file(tmp_path, monkeypatch):
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_nested_config_value_reaches_the_schema_check():
     proc = _bmrep_run("saul1996", "-n", "-q", "--config", "saul1996.classifier.n_splits=0")
     assert proc.returncode != 0 and "Traceback" not in proc.stderr + proc.stdout, proc.stderr[-2000:]

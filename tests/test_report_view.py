@@ -16,7 +16,7 @@ import pytest
 
 from bmrep import browser
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.checkout]
 
 SIZES = [(1400, 1000), (1600, 1100)]
 

@@ -71,6 +71,7 @@ def _trace(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_trace_of_a_smoke_figure_names_the_chain_and_runs_nothing(tmp_path):
     res, fig = tmp_path / "results", tmp_path / "figures"
     target = fig / "carlson2016" / "fig3.png"
@@ -92,6 +93,7 @@ def test_trace_of_a_smoke_figure_names_the_chain_and_runs_nothing(tmp_path):
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_trace_of_a_path_no_rule_makes_is_one_line():
     proc = _trace("figures/carlson2016/fig3.png", "--configfile", "config/smoke.yaml")
     assert proc.returncode == 1

@@ -23,6 +23,7 @@ def _one_line_error(proc) -> str:
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 @pytest.mark.parametrize(
     "args, expected",
     [
@@ -42,6 +43,7 @@ def test_bad_config_gives_one_line_error(args, expected):
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 @pytest.mark.parametrize("profile", list(PROFILES))
 def test_dry_run_builds_the_dag(profile):
     proc = run_snakemake("-n", "-q", *PROFILES[profile], "all", timeout=300)
@@ -49,6 +51,7 @@ def test_dry_run_builds_the_dag(profile):
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_lint_is_clean():
     proc = run_snakemake("--lint", timeout=300)
     out = proc.stdout + proc.stderr
@@ -56,6 +59,7 @@ def test_lint_is_clean():
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_missing_mirror_file_is_one_clear_error(tmp_path):
     """The default profile with an empty mirror and no downloads stops naming the file."""
     cfg = tmp_path / "cfg.yaml"
@@ -79,6 +83,7 @@ def test_missing_mirror_file_is_one_clear_error(tmp_path):
 
 
 @pytest.mark.workflow
+@pytest.mark.checkout
 def test_smoke_profile_end_to_end(smoke_run):
     """Every rule of the smoke profile runs; the summary lists claims of every paper."""
     res, fig, args, report = smoke_run
