@@ -158,6 +158,11 @@ def job_entry(outputs, candidates: set[str]) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
+def _key_power(key: str) -> tuple[str, int]:
+    """A work key and the power its value enters the work with: ``1/key`` -1 (a period such as ``tt_every``), else 1."""
+    return (key[2:], -1) if key.startswith("1/") else (key, 1)
+
+
 def _one_plus_ratio(term: dict, measured: dict, target: dict) -> float:
     """``{one_plus: w, times: [keys]}``: work per unit ``1 + w x product(keys)``, target over measured.
 
@@ -171,10 +176,7 @@ def _one_plus_ratio(term: dict, measured: dict, target: dict) -> float:
     w = float(term["one_plus"])
 
     def product(config: dict) -> float:
-        return math.prod(
-            1 / work_size(_lookup(config, k[2:])) if k.startswith("1/") else work_size(_lookup(config, k))
-            for k in term["times"]
-        )
+        return math.prod(work_size(_lookup(config, k)) ** power for k, power in map(_key_power, term["times"]))
 
     return (1 + w * product(target)) / (1 + w * product(measured))
 
@@ -193,15 +195,12 @@ def scale_factor(keys: list, measured: dict, target: dict, entry: str | None = N
     lacks counts 1), and ``entry``'s product is used, or the largest.
     """
     terms = [k for k in keys if isinstance(k, dict)]
-    keys = [k for k in keys if not isinstance(k, dict)]
-    inverse = [k[2:] for k in keys if k.startswith("1/")]  # work falls as the value rises (e.g. "every m updates")
-    keys = [k for k in keys if not k.startswith("1/")]
-    plain = [k for k in keys if "*" not in k]
+    powers = [_key_power(k) for k in keys if not isinstance(k, dict)]  # -1: work falls as the value rises
+    plain = [(k, p) for k, p in powers if p == -1 or "*" not in k]
 
-    factor = math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) for k in plain)
-    factor /= math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) for k in inverse)
+    factor = math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) ** p for k, p in plain)
     factor *= math.prod(_one_plus_ratio(t, measured, target) for t in terms)
-    starred = [k for k in keys if "*" in k]
+    starred = [k for k, p in powers if p == 1 and "*" in k]
     if starred:
         prefix = starred[0].split(".*", 1)[0]
         common = set(_lookup(target, prefix)) & set(_lookup(measured, prefix))
