@@ -16,6 +16,21 @@ wildcard_constraints:
     raw="|".join(re.escape(n) for n in RAW_FILES),
 
 
+# On a cluster the data jobs run where Snakemake runs (the login node): fetching may need the
+# network, which compute nodes often lack, and each takes a few seconds (at most 3 s of CPU and
+# 650 MB), less than one round trip through the queue.
+localrules:
+    data,
+    data_raw,
+    data_mnist,
+    data_mnist_binary,
+    data_usps8,
+    data_mnist8,
+    data_digits8,
+    data_dna,
+    data_toys,
+
+
 rule data:
     input:
         DATA_TARGETS,
