@@ -17,6 +17,7 @@ from snakemake.utils import min_version
 
 from bmrep.cli import clear_stale_locks_at_start, repeated_config_file_options
 from bmrep.config_check import ConfigError, validate_config
+from bmrep.learning.checkpoint import remove_accepted
 
 min_version("9.0")
 
@@ -55,6 +56,16 @@ _front = Path(results("report_front.rst"))
 
 
 report: str(_front) if _front.exists() else "workflow/report/workflow.rst"
+
+
+# A training's checkpoint outlives its job (a job can write its output and still be reported failed at
+# its time limit, then run again): delete the checkpoints of the outputs Snakemake kept, when it ends.
+onsuccess:
+    remove_accepted(RESULTS)
+
+
+onerror:
+    remove_accepted(RESULTS)
 
 
 localrules:

@@ -259,9 +259,24 @@ def test_a_checkpoint_of_other_settings_or_an_unreadable_one_is_ignored(tmp_path
     (tmp_path / "b.npz").write_bytes(b"garbage")
     assert Checkpoint(tmp_path / "b.npz", 10, {"seed": 1}, log=lines.append).load() is None
     assert "unreadable" in lines[-1]
-    ck = Checkpoint(tmp_path / "b.npz", 10, {"seed": 1}, log=lines.append)
-    ck.clear()
-    assert not (tmp_path / "b.npz").exists() and "removed" in lines[-1]
+
+
+def test_checkpoints_outlive_the_job_until_its_output_is_kept(tmp_path):
+    """remove_accepted deletes a checkpoint beside its written output, and keeps one whose output is missing.
+
+    A job reported failed at its time limit after writing its output loses that output to Snakemake and
+    runs again: its checkpoint must still be there (the workflow calls this only when Snakemake ends).
+    """
+    (tmp_path / "m").mkdir()
+    kept = tmp_path / "m" / "a.npz"
+    kept.write_bytes(b"output")
+    Checkpoint(tmp_path / "m" / ("a.npz" + ckpt_mod.SUFFIX), 10, "k").save(10, {"x": 1})
+    failed = Checkpoint(tmp_path / "m" / ("b.npz" + ckpt_mod.SUFFIX), 10, "k")
+    failed.save(20, {"x": 2})
+    assert ckpt_mod.remove_accepted(tmp_path) == [tmp_path / "m" / ("a.npz" + ckpt_mod.SUFFIX)]
+    assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["a.npz", "b.npz" + ckpt_mod.SUFFIX]
+    assert failed.load() == (20, {"x": 2})
+    assert ckpt_mod.remove_accepted(tmp_path) == []
 
 
 def test_a_foreign_checkpoint_restarts_the_training_from_update_0(tmp_path):
@@ -327,7 +342,6 @@ KILL_SCRIPT = textwrap.dedent(
     ck = Checkpoint(out + ".ckpt.npz", 20, {"cfg": cfg, "seed": 5}, log=log)
     dbm, snaps, info = train("CAST", dbm0, X, cfg, 5, log=log, checkpoint=ck)
     np.savez(out, **dbm.params(), **{"snapshot_" + k: v for k, v in snaps.items()})
-    ck.clear()
     """
 )
 
@@ -360,7 +374,8 @@ def test_sigkilled_training_resumes(tmp_path):
     with open(second, "w") as log:
         assert _start(script, out, "run", log).wait(timeout=120) == 0, second.read_text()
     assert "resuming from checkpoint" in second.read_text() and "after update 40" in second.read_text()
-    assert not Path(str(out) + ".ckpt.npz").exists()
+    assert Path(str(out) + ".ckpt.npz").exists()  # until the workflow, at its end, sees the output kept
+    assert ckpt_mod.remove_accepted(tmp_path) == [Path(str(out) + ".ckpt.npz")]
 
     with open(tmp_path / "whole.log", "w") as log:  # an uninterrupted run, same script
         assert _start(script, tmp_path / "whole.npz", "run", log).wait(timeout=120) == 0

@@ -143,11 +143,12 @@ def training_checkpoint(snakemake, log: logging.Logger | None = None):
     config, not passed as a param, so that changing it never reruns a finished
     job (it does not change the numbers). The checkpoint is keyed by the job's
     params (settings, seed, code digest), wildcards and the SHA-256 of its
-    inputs: one saved by a job with other values is ignored. The script calls
-    ``.clear()`` once its output is written.
+    inputs: one saved by a job with other values is ignored. It outlives the
+    job: the workflow deletes it once Snakemake has kept the output
+    (:func:`bmrep.learning.checkpoint.remove_accepted`).
     """
     from .io import sha256_of
-    from .learning.checkpoint import Checkpoint
+    from .learning.checkpoint import SUFFIX, Checkpoint
 
     every = int((snakemake.config.get("checkpoint_every") or {}).get(snakemake.rule, 0))
     out = Path(snakemake.output[0])
@@ -158,7 +159,7 @@ def training_checkpoint(snakemake, log: logging.Logger | None = None):
         "wildcards": {k: v for k, v in snakemake.wildcards.items()},
         "inputs": {str(p): sha256_of(p) for p in snakemake.input},
     }
-    ck = Checkpoint(out.with_name(out.name + ".ckpt.npz"), every, key, log=(log or logging.getLogger("bmrep")).info)
+    ck = Checkpoint(out.with_name(out.name + SUFFIX), every, key, log=(log or logging.getLogger("bmrep")).info)
     if every:
         ck.log(f"checkpoints every {every} updates in {ck.path}")
     return ck

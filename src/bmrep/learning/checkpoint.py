@@ -16,8 +16,8 @@ result is bit-identical to an uninterrupted run.
 The file records the job's *key* (its settings, seed, inputs and code, as the
 caller builds it): a checkpoint written under another key is ignored with a
 log line, as is an unreadable one, and training starts from update 0. The
-job deletes the checkpoint (:meth:`Checkpoint.clear`) once its output is
-written. A loop inside a loop (repeats of a training) saves through
+job leaves its checkpoint behind: the workflow deletes it when Snakemake ends
+and has kept the job's output (:func:`remove_accepted`). A loop inside a loop (repeats of a training) saves through
 :meth:`Checkpoint.inner`, which writes the outer loop's progress with the
 inner loop's state; :func:`run_resumable` is such an outer loop.
 """
@@ -38,6 +38,7 @@ from ..io import atomic_path
 
 LOG = logging.getLogger("bmrep.checkpoint")
 FORMAT = 1
+SUFFIX = ".ckpt.npz"  # a job's checkpoint is its first output's path plus this
 _TREE = "__tree__"
 
 
@@ -172,11 +173,22 @@ class Checkpoint:
         self._write(body)
         self.log(f"checkpoint after {what} {done} saved to {self.path} ({time.perf_counter() - start:.2f} s)")
 
-    def clear(self) -> None:
-        """Delete the checkpoint (the job's output is written: nothing is left to resume)."""
-        if self.path.exists():
-            self.path.unlink()
-            self.log(f"checkpoint {self.path} removed: the job's output is written")
+
+def remove_accepted(root: str | Path) -> list[Path]:
+    """Delete every checkpoint under ``root`` whose job's output exists; return them.
+
+    Called by the workflow when Snakemake ends (``onsuccess``, ``onerror``), never inside a job: a job
+    that writes its output just at its time limit can still be reported failed (SLURM's state TIMEOUT),
+    and Snakemake then deletes that output and submits the job again, which must find its checkpoint
+    rather than start over. When Snakemake ends, the outputs of failed jobs are gone, so an output
+    beside a checkpoint is one it kept. (Snakemake runs no hooks inside cluster jobs: ``--no-hooks``.)
+    """
+    removed = []
+    for path in sorted(Path(root).rglob("*" + SUFFIX)):
+        if path.with_name(path.name[: -len(SUFFIX)]).exists():
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
 
 
 def resume(checkpoint: Checkpoint | None, restore: Callable[[Any], None], what: str = "update") -> int:

@@ -15,4 +15,3 @@ log.info("recipe %s, repeats %s", p.recipe, list(p.repeats))
 checkpoint = training_checkpoint(snakemake, log)  # noqa: F821
 updates, curves = learning_curves(bench, p.recipe, w.op, p.repeats, p.seed, p.eval_every, checkpoint)
 save_npz(snakemake.output.curves, updates=updates, curves=curves, repeats=np.array(list(p.repeats)))  # noqa: F821
-checkpoint.clear()

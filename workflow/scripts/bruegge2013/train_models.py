@@ -14,4 +14,3 @@ checkpoint = training_checkpoint(snakemake, log)  # noqa: F821
 models = train_models(bench, p.recipe, p.repeats, p.seed, p.stage, checkpoint)
 meta = {"settings": {"benchmark": w.bench, "recipe": p.recipe, "data": p.data}, "seed": p.seed, "stage": p.stage}
 save_model(snakemake.output.models, models, meta)  # noqa: F821
-checkpoint.clear()

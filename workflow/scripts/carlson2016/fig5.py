@@ -28,4 +28,3 @@ plot_fig5(
         optimizer="Adam (for RMSspectral)",
     ),
 )
-checkpoint.clear()

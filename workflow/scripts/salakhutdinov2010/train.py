@@ -30,4 +30,3 @@ save_model(
     },
     {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape},
 )
-checkpoint.clear()
