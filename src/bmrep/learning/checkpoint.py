@@ -17,8 +17,8 @@ The file records the job's *key* (its settings, seed, inputs and code, as the
 caller builds it): a checkpoint written under another key is ignored with a
 log line, as is an unreadable one, and training starts from update 0. The
 job leaves its checkpoint behind: the workflow deletes it when Snakemake ends
-and has kept the job's output (:func:`remove_accepted`). A loop inside a loop (repeats of a training) saves through
-:meth:`Checkpoint.inner`, which writes the outer loop's progress with the
+and has kept the job's output (:func:`remove_accepted`). A loop inside a loop
+(repeats of a training) saves through :meth:`Checkpoint.inner`, which writes the outer loop's progress with the
 inner loop's state; :func:`run_resumable` is such an outer loop.
 """
 

@@ -10,13 +10,13 @@ exact value (NaN where the method reports no error).
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from ...models.rbm import RBM
 from ...progress import track
-from . import COVERAGE_Z, GROUPS, SECTION
+from . import GROUPS, SECTION
 from .estimators import run_group
+from .summary import against_exact
 
 COLUMNS = ["model", "group", "method", "sweeps", "replicate", "estimate", "stderr", "exact", "error", "covered",
            "cpu_seconds"]  # fmt: skip
@@ -66,7 +66,4 @@ def replicate_shard(
             rows.append({"model": model, "group": group, "sweeps": b, "replicate": rep, **row})
     df = pd.DataFrame(rows)
     df["exact"] = float(log_z)
-    df["error"] = df["estimate"] - df["exact"]
-    ok = np.isfinite(df["stderr"].to_numpy())
-    df["covered"] = np.where(ok, (df["error"].abs() <= COVERAGE_Z * df["stderr"]).astype(float), np.nan)
-    return df[COLUMNS]
+    return against_exact(df)[COLUMNS]

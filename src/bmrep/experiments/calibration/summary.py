@@ -40,6 +40,18 @@ def chain_jensen_gap(stderr, n_chains: int):
     return int(n_chains) * np.square(np.asarray(stderr, np.float64)) / 2
 
 
+def against_exact(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (columns estimate, stderr, exact) with ``error`` = estimate - exact and ``covered`` set, in place.
+
+    ``covered`` is 1 where the error lies within :data:`COVERAGE_Z` stated standard errors, 0 where not,
+    NaN where the estimator states no error (its coverage is then not measured, rather than 0).
+    """
+    table["error"] = table["estimate"] - table["exact"]
+    ok = np.isfinite(table["stderr"].to_numpy())
+    table["covered"] = np.where(ok, (table["error"].abs() <= COVERAGE_Z * table["stderr"]).astype(float), np.nan)
+    return table
+
+
 def corrected_raise(table: pd.DataFrame, n_chains: int) -> pd.DataFrame:
     """RAISE's replicates with each chain's Jensen gap taken off: log Z - n_chains se^2 / 2 (:func:`chain_jensen_gap`).
 
@@ -49,10 +61,7 @@ def corrected_raise(table: pd.DataFrame, n_chains: int) -> pd.DataFrame:
     r = table[table["method"] == "RAISE"].copy()
     r["method"] = CORRECTED_RAISE
     r["estimate"] = r["estimate"] - chain_jensen_gap(r["stderr"], n_chains)
-    r["error"] = r["estimate"] - r["exact"]
-    ok = np.isfinite(r["stderr"].to_numpy())
-    r["covered"] = np.where(ok, (r["error"].abs() <= COVERAGE_Z * r["stderr"]).astype(float), np.nan)
-    return r
+    return against_exact(r)
 
 
 def with_corrected_raise(table: pd.DataFrame, n_chains: int) -> pd.DataFrame:
