@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
-import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 
-from .style import finish, use_style
+from .style import finish, plain_log, use_style
 
 MARKERS = {"AIS": "o", "RAISE": "v", "RAISE-corrected": "*", "RTS": "s", "TS": "D", "TI-riemann": "<",
            "TI-trapezoid": ">", "TI-trapezoid-corrected": "^", "TI-RB": "P", "MBAR": "X"}  # fmt: skip
@@ -23,24 +22,6 @@ def _panels(models):
     for ax in axes[len(models) :]:
         ax.set_axis_off()
     return fig, axes[: len(models)], axes[len(models)]
-
-
-def _plain_log_ticks(axis, at=None) -> None:
-    """Label a log axis in plain numbers: at the values ``at``, else at 1, 2 and 5 per decade.
-
-    Matplotlib's default labels every minor tick of an axis spanning less than a decade in scientific
-    notation, and on a narrow panel two such labels ("3x10^-1", "4x10^-1") overlap (the CPU-seconds
-    panels); "0.2", "0.5", "1" are short and evenly spaced on the log scale (with fewer than two of them
-    in view matplotlib's locator falls back to linear steps, "0.3", "0.4", ...). The sweeps axis is
-    labelled at the budgets themselves (the spec's 10^3 and 3x10^3).
-    """
-    if at is None:
-        axis.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0)))
-    else:
-        axis.set_major_locator(mticker.FixedLocator(sorted(set(at))))
-    axis.set_minor_locator(mticker.LogLocator(subs=(2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)))
-    axis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    axis.set_minor_formatter(mticker.NullFormatter())
 
 
 def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str, note: str | None = None) -> None:
@@ -65,9 +46,9 @@ def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str, note: str 
             g = g.sort_values("sweeps")
             ax.errorbar(g[x], g["rmse"], yerr=g["rmse_se"], marker=MARKERS.get(method, "o"), ms=4, capsize=2,
                         label=method)  # fmt: skip
-        ax.set_xscale("log")
+        # plain numbers on x (at the budgets themselves on the sweeps axis: the spec's 10^3 and 3x10^3)
+        plain_log(ax, "x", sorted(set(sub["sweeps"])) if x == "sweeps" else None)
         ax.set_yscale("log")
-        _plain_log_ticks(ax.xaxis, at=sub["sweeps"] if x == "sweeps" else None)
         ax.set_title(f"{model} (log Z = {sub['exact'].iloc[0]:.2f})")
         ax.set_xlabel("Gibbs sweeps per chain" if x == "sweeps" else "CPU seconds per run")
         ax.set_ylabel("RMSE of log Z (nats)")

@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
-import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 from matplotlib.ticker import NullFormatter
 
-from .style import band, finish, use_style
+from .style import band, finish, plain_log, use_style
 
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_fig5", "plot_exact_check"]
-
-
-def _plain_log(ax, axis: str, ticks=None) -> None:
-    """A log-scaled axis labelled with plain numbers (optionally at ``ticks``) instead of powers of ten."""
-    getattr(ax, f"set_{axis}scale")("log")
-    a = getattr(ax, f"{axis}axis")
-    if ticks is not None:
-        a.set_ticks(list(ticks))
-    else:
-        a.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0)))
-    a.set_major_formatter(mticker.FormatStrFormatter("%g"))
-    a.set_minor_formatter(mticker.NullFormatter())
 
 
 def _mean_se(df: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
@@ -96,7 +83,7 @@ def plot_fig1(
     ax_s.set_ylabel("mean +- s.e.")
     ax_s.set_xlabel("iteration")
     for ax in (ax_e, ax_s):
-        _plain_log(ax, "y")
+        plain_log(ax, "y")
         ax.legend(fontsize=7)
     _fig1_log_z_k(axes[0, 3], axes[1, 3], df, main, len(seeds))
     fig.tight_layout()
@@ -170,9 +157,9 @@ def plot_fig2(rmse: pd.DataFrame, reference: pd.DataFrame, path, caption_text: s
             ax_b.axhline(rule_bias[m], color=color, ls="--", lw=1)
     ax_b.axhline(0.0, color="k", lw=0.8)
     for ax in (ax_r, ax_b):
-        _plain_log(ax, "x", sorted(rmse["n_samples"].unique()))
+        plain_log(ax, "x", sorted(rmse["n_samples"].unique()))
         ax.set_xlabel("number of samples")
-    _plain_log(ax_r, "y")
+    plain_log(ax_r, "y")
     ax_r.set_ylabel("RMSE of log Z (nats)")
     ax_b.set_ylabel("mean estimate - log Z (nats)")
     ax_r.legend(fontsize=7)

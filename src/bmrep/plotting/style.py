@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker as mticker  # noqa: E402
 
 from ..io import save_figure  # noqa: E402
 
@@ -59,6 +60,23 @@ def band(ax, x, mean, se, label, color=None, **line) -> str:
     (curve,) = ax.plot(x, mean, color=color, label=label, **line)
     ax.fill_between(x, mean - se, mean + se, color=curve.get_color(), alpha=0.2, lw=0)
     return curve.get_color()
+
+
+def plain_log(ax, axis: str, ticks=None) -> None:
+    """Log-scale ``ax``'s ``axis`` ("x" or "y") labelled in plain numbers: at ``ticks``, else 1, 2 and 5 a decade.
+
+    Matplotlib's default labels an axis spanning less than a decade at its minor ticks in scientific
+    notation ("3x10^-1", "4x10^-1"), which overlap on a narrow panel; "0.2", "0.5", "1" are short and
+    evenly spaced (with fewer than two in view the locator falls back to linear steps, "0.3", "0.4", ...).
+    """
+    getattr(ax, f"set_{axis}scale")("log")
+    a = getattr(ax, f"{axis}axis")
+    if ticks is not None:
+        a.set_ticks(list(ticks))
+    else:
+        a.set_major_locator(mticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+    a.set_major_formatter(mticker.FormatStrFormatter("%g"))
+    a.set_minor_formatter(mticker.NullFormatter())
 
 
 def finish(fig, path, caption_text: str) -> None:
