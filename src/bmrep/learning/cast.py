@@ -23,13 +23,16 @@ from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep, random_chains
 from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.wang_landau import AdaptiveTempering, gamma_schedule
 
+# CAST with one Wang-Landau weight vector per fast chain (Algorithm 1 read literally; the issue-51 evidence run)
+PERCHAIN = "CAST-perchain"
+
 # the per-window and per-swap records of :meth:`CoupledAdaptiveTempering.records`, with their dtypes
 _WINDOW_RECORDS = {"window_end": np.int64, "occupancy": np.int64, "log_weights": np.float64}
 _SWAP_RECORDS = {"swap_update": np.int64, "swap_reached_min": np.int64, "swap_swapped": np.int64}
 
 
 class CoupledAdaptiveTempering:
-    """CAST (Salakhutdinov 2010, section 6.1 and Algorithm 1).
+    """CAST (Salakhutdinov 2010, section 6.1 and Algorithm 1), and CAST-perchain.
 
     ``n_slow`` slow chains make one Gibbs sweep per update and give the model
     statistics; ``n_fast`` fast chains run adaptive simulated tempering (a
@@ -44,6 +47,14 @@ class CoupledAdaptiveTempering:
     of weights. Per-chain weights, gaining log(1 + gamma) a visit, take
     thousands of updates to fill log Z's ~600-nat range on MNIST's
     784-500-1000 model, and the fast chains then never temper (spec, section 3).
+
+    With ``shared_weights=False`` it is **CAST-perchain**, the literal reading
+    of Algorithm 1: every fast chain keeps its own vector, updated by its own
+    visits only (everything else as CAST). With one fast chain the two are the
+    same bit for bit. Its records add, per fast chain, the first update at
+    which it reached the lowest beta (``first_reached_min``, -1 if never):
+    when its own weights had filled enough to let it temper; ``log_weights``
+    is then the mean over chains of ``log g_k - log g_0``.
 
     The swap (section 6.1, Fig. 3, and section 8: "after fixed lag intervals
     (we use 50). The state of the fast chain is taken to be the last state for
@@ -68,8 +79,6 @@ class CoupledAdaptiveTempering:
     since the previous swap and the number of pairs swapped.
     """
 
-    name = "CAST"
-
     def __init__(
         self,
         dbm,
@@ -85,6 +94,7 @@ class CoupledAdaptiveTempering:
         swap_every: int = 50,
         record_every: int = 50,
         track_chain: int = 0,
+        shared_weights: bool = True,
     ):
         n = n_slow + n_fast
         if len(streams) != n:
@@ -101,8 +111,9 @@ class CoupledAdaptiveTempering:
             self.n_fast,
             gamma_schedule(gamma, gamma_t0),
             [streams.generator(i) for i in range(self.n_slow, n)],
-            shared=True,
+            shared=bool(shared_weights),
         )
+        self.name = "CAST" if shared_weights else PERCHAIN
         self.last_beta1 = self.chains.take(slice(self.n_slow, n))
         # per fast chain, since the previous swap: left beta = 1 (left1), has a fresh beta = 1 state (fresh,
         # recorded at update beta1_update), reached the lowest beta (reached_min)
@@ -110,6 +121,7 @@ class CoupledAdaptiveTempering:
         self.fresh = np.zeros(self.n_fast, dtype=bool)
         self.beta1_update = np.full(self.n_fast, -1, dtype=np.int64)
         self.reached_min = np.zeros(self.n_fast, dtype=bool)
+        self.first_reached_min = np.full(self.n_fast, -1, dtype=np.int64)  # recorded for per-chain weights only
         self.swap_every = int(swap_every)
         self.record_every = int(record_every)
         self.n_swaps = 0  # chain pairs swapped
@@ -132,7 +144,9 @@ class CoupledAdaptiveTempering:
         energy = gibbs_sweep(dbm, self.chains, self.streams, betas=betas)
         at.temperature_step(energy[s:])
         self.left1 |= at.k != 0
-        self.reached_min |= at.k == len(at.betas) - 1
+        at_min = at.k == len(at.betas) - 1
+        self.reached_min |= at_min
+        self.first_reached_min[at_min & (self.first_reached_min < 0)] = t + 1
         at1 = np.flatnonzero((at.k == 0) & self.left1)  # back at beta = 1 after leaving it: fresh
         if at1.size:
             self.last_beta1.put(at1, self.chains.take(s + at1))
@@ -144,7 +158,8 @@ class CoupledAdaptiveTempering:
             h = self.history
             h["window_end"].append(t + 1)
             h["occupancy"].append(self.window_visits.copy())
-            h["log_weights"].append(at.normalized_log_weights()[0].copy())
+            w = at.normalized_log_weights()
+            h["log_weights"].append(w[0].copy() if at.shared else w.mean(axis=0))
             self.window_visits[:] = 0
         if self.swap_every and (t + 1) % self.swap_every == 0:
             self.swap(t)
@@ -188,6 +203,8 @@ class CoupledAdaptiveTempering:
             shape = (0, K) if key in ("occupancy", "log_weights") else (0,)
             out[key] = np.array(rows, dtype=dt) if rows else np.zeros(shape, dtype=dt)
         out["betas"] = self.tempering.betas.copy()
+        if not self.tempering.shared:
+            out["first_reached_min"] = self.first_reached_min.copy()
         return out
 
     def diagnostics(self):
@@ -216,11 +233,12 @@ class CoupledAdaptiveTempering:
             "fresh": self.fresh.copy(),
             "beta1_update": self.beta1_update.copy(),
             "reached_min": self.reached_min.copy(),
+            "first_reached_min": self.first_reached_min.copy(),
             "n_swaps": self.n_swaps,
             "n_skipped": self.n_skipped,
             "swap_age_sum": self.swap_age_sum,
             "window_visits": self.window_visits.copy(),
-            "records": {k: v for k, v in self.records().items() if k != "betas"},
+            "records": {k: v for k, v in self.records().items() if k not in ("betas", "first_reached_min")},
             "k_trace": np.array(self.k_trace, dtype=np.int64),
         }
 
@@ -233,6 +251,7 @@ class CoupledAdaptiveTempering:
         self.last_beta1 = DBMChains(*(np.array(state["last_beta1"][k]) for k in ("v", "h1", "h2")))
         self.left1, self.fresh = np.array(state["left1"]), np.array(state["fresh"])
         self.beta1_update, self.reached_min = np.array(state["beta1_update"]), np.array(state["reached_min"])
+        self.first_reached_min = np.array(state["first_reached_min"])
         self.n_swaps, self.n_skipped = int(state["n_swaps"]), int(state["n_skipped"])
         self.swap_age_sum = int(state["swap_age_sum"])
         self.window_visits = np.array(state["window_visits"])
@@ -241,4 +260,4 @@ class CoupledAdaptiveTempering:
         self.k_trace = [int(k) for k in state["k_trace"]]
 
 
-__all__ = ["CoupledAdaptiveTempering"]
+__all__ = ["PERCHAIN", "CoupledAdaptiveTempering"]

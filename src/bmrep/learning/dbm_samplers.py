@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bmrep.learning.cast import CoupledAdaptiveTempering
+from bmrep.learning.cast import PERCHAIN, CoupledAdaptiveTempering
 from bmrep.learning.checkpoint import chains_state, copy_into, set_chains_state
 from bmrep.models.dbm import DBM
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep, random_chains
@@ -163,6 +163,7 @@ _OPTIONS = {
     "Trans-SAP": ("tt_levels", "tt_beta_min", "tt_every"),
     "CAST": ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every", "record_every"),
     NOSWAP: ("n_betas", "beta_min", "gamma", "gamma_t0", "record_every"),  # swap_every is 0
+    PERCHAIN: ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every", "record_every"),
 }
 # ... and the constructor's names of those that differ (Trans-SAP's are prefixed, as CAST also has a beta_min)
 _RENAMED = {"tt_levels": "n_levels", "tt_beta_min": "beta_min", "tt_every": "every"}
@@ -177,7 +178,9 @@ def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *,
     ``rng``), so that with the same streams it is CAST without fast chains
     and swaps, bit for bit up to CAST's first swap; and :data:`NOSWAP`
     ("CAST-noswap"): CAST with ``swap_every = 0`` (its slow chains are then
-    SAP-50's chains, its fast chains CAST's up to CAST's first swap).
+    SAP-50's chains, its fast chains CAST's up to CAST's first swap); and
+    :data:`PERCHAIN` ("CAST-perchain"): CAST with one Wang-Landau vector per
+    fast chain instead of one shared vector (same streams and initial chains).
     ``options`` are the settings of any algorithm, those of the others being
     ignored (so one call site serves all four): FPCD ``fast_lr``,
     ``fast_decay``; Trans-SAP ``tt_levels``, ``tt_beta_min``, ``tt_every``
@@ -212,7 +215,7 @@ def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *,
         return GibbsChains(dbm, half, streams.subset(slice(0, half)), rng, chains=slow)
     if algorithm == NOSWAP:
         kw["swap_every"] = 0
-    return CoupledAdaptiveTempering(dbm, half, half, streams, rng, **kw)
+    return CoupledAdaptiveTempering(dbm, half, half, streams, rng, shared_weights=algorithm != PERCHAIN, **kw)
 
 
 ALGORITHMS = tuple(_OPTIONS)
@@ -221,6 +224,7 @@ __all__ = [
     "ALGORITHMS",
     "CONTROL",
     "NOSWAP",
+    "PERCHAIN",
     "GibbsChains",
     "FastWeightChains",
     "TemperedTransitionChains",

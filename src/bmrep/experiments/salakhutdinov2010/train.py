@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from bmrep.learning.dbm_pretraining import pretrain_dbm
-from bmrep.learning.dbm_samplers import NOSWAP, make_sampler
+from bmrep.learning.dbm_samplers import NOSWAP, PERCHAIN, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import DBM
@@ -76,7 +76,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     -------
     dbm : DBM, snapshots : dict name -> stacked arrays (one row per checkpoint,
     the update numbers in ``"updates"``), info : dict (timings, diagnostics;
-    for CAST and CAST-noswap also ``"tempering"``, the fast chains' records as arrays:
+    for CAST, CAST-noswap and CAST-perchain also ``"tempering"``, the fast chains' records as arrays:
     :meth:`bmrep.learning.cast.CoupledAdaptiveTempering.records`, and ``"n_fast"``).
     """
     t = cfg["train"]
@@ -138,7 +138,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
         "seconds_per_update": hist.seconds / max(hist.n_updates, 1),
         **s.diagnostics(),
     }
-    if algorithm in ("CAST", NOSWAP):
+    if algorithm in ("CAST", NOSWAP, PERCHAIN):
         info["k_trace_first_1000"] = s.k_trace[:1000]
         info["n_fast"] = s.n_fast
         info["tempering"] = s.records()
