@@ -377,3 +377,46 @@ def test_the_orderings_show_the_ladder_check():
     assert "ladder check (seed 0, one AIS replicate each, log Z at 1000 -> 5000 betas)" in d
     assert "CAST 300.00 -> 301.00 (+1.00), SAP 300.00 -> 300.50 (+0.50)" in d
     assert "the CAST - SAP gap in test bound would move by -0.50" in d
+
+
+def _one_seed(t, perchain=None):
+    """``t`` cut to seed 0 (the schedule evidence run), each final with its own AIS and test-set errors."""
+    t["finals"] = [
+        {**f, "n_replicates": 5, "test_bound_stderr": 0.5, "test_sampling_stderr": 0.3, "log_z_stderr": 0.4}
+        for f in t["finals"]
+        if f["repeat"] == 0
+    ]
+    if perchain is not None:
+        cast = next(f for f in t["finals"] if f["algorithm"] == "CAST")
+        t["finals"].append({**cast, "algorithm": "CAST-perchain", "test_bound": cast["test_bound"] + perchain})
+    t["curves"] = t["curves"][t["curves"]["repeat"] == 0]
+    return t
+
+
+def test_the_schedule_run_decides_table1_from_one_model_and_keeps_the_orderings_inconclusive():
+    """One seed at the paper's schedule (profile "schedule"): each table1 row is decided from that model's own
+    error (AIS replicates and test sampling, n = 5 replicates), the paper-profile claims are run, and the
+    orderings and cast_more_stable_than_sap state their numbers but stay inconclusive (one seed)."""
+    t = _one_seed(tables(bounds={"SAP": -87.0, "FPCD": -95.0, "Trans-SAP": -85.0, "CAST": -84.6}))
+    p = {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(t, profile="schedule"))}
+    sap = p["table1/table1_sap"]
+    # seed 0 shifts every bound by COMMON[0] = -0.3 plus NOISE: SAP -87.0 - 0.3 + 0.1 = -87.2, s.e. 0.5, k(5) 2.78
+    assert (sap.verdict, sap.estimate.n) == (REPRODUCED, 5) and sap.estimate.value == pytest.approx(-87.2)
+    assert sap.estimate.std_error == 0.5 and "one seed: this judges the seed-0 model" in sap.details
+    assert p["table1/table1_fpcd"].verdict == NOT_REPRODUCED  # -95.4 +- 1.4 lies below -88.72
+    assert p["table1/table1_cast"].verdict == INCONCLUSIVE  # -84.9: within 2 nats, but its 2.78 s.e. reaches -86.29
+    for name in ("table1/cast_beats_sap", "fig4/cast_more_stable_than_sap"):
+        assert p[name].verdict == INCONCLUSIVE and p[name].estimate.n == 1 and p[name].needed_repeats == 3
+    assert "mean sd CAST 0.115, SAP 0.577" in p["fig4/cast_more_stable_than_sap"].details
+    # in the default profile the paper's Table 1 rows stay not run
+    assert decided()["table1/table1_sap"].verdict == NOT_RUN
+
+
+def test_cast_perchain_is_reported_beside_cast_without_a_verdict_of_its_own():
+    t = _one_seed(tables(), perchain=-1.5)
+    p = {c.claim.id.split("/", 1)[1]: c for c in evaluate(claims({}), Results(t, profile="schedule"))}
+    assert not [k for k in p if "perchain" in k]  # no claim of its own
+    d = p["table1/table1_cast"].details
+    assert "CAST with one Wang-Landau vector per fast chain" in d
+    assert "CAST-perchain minus CAST -1.50 ± 0.71 nats over 1 seed(s) (one seed: the two models' own errors)" in d
+    assert "CAST-perchain" not in p["table1/table1_sap"].details

@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import tempfile
 import time
 import zipfile
@@ -87,6 +88,12 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         raise
+
+
+def copy_file(source: str | os.PathLike, path: str | os.PathLike) -> None:
+    """Copy ``source`` to ``path`` byte for byte, atomically (:func:`atomic_path`)."""
+    with atomic_path(path) as tmp:
+        shutil.copyfile(source, tmp)
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:

@@ -118,3 +118,34 @@ def all_targets():
 
 wildcard_constraints:
     shard=r"\d+",
+
+
+def adopted_models(directory, seeds, algorithms):
+    """What the published-models directory ``directory`` ("" for none) holds for this run.
+
+    ``pretrained``: the seeds with a published pretraining; ``algorithms`` and ``seeds``: the algorithms
+    published (model, curve and final evaluation) for every seed that has any, and those seeds.
+    """
+    none = {"pretrained": [], "algorithms": [], "seeds": []}
+    if not directory:
+        return none
+    if not Path(directory).is_dir():
+        raise ValueError(
+            f"invalid config: salakhutdinov2010.adopt_dir: {directory} is not a directory "
+            "(the published models to take instead of training; null for none)"
+        )
+
+    def has(r, name):
+        return Path(f"{directory}/seed{r}/{name}").is_file()
+
+    published = {
+        r: [a for a in algorithms if all(has(r, f"{a}{end}") for end in (".npz", "_curve.csv", "_final.json"))]
+        for r in seeds
+    }
+    adopted_seeds = [r for r in seeds if published[r]]
+    common = [a for a in algorithms if all(a in published[r] for r in adopted_seeds)]
+    return {
+        "pretrained": [r for r in seeds if has(r, "pretrained.npz")],
+        "algorithms": common,
+        "seeds": adopted_seeds if common else [],
+    }

@@ -18,6 +18,11 @@
 #   ladder_selection          (not in the default targets) candidate AIS ladders on a second enumerable DBM
 #                             (exact_check.selection_seed): the measurement that chose evaluation.final_ais
 #   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
+#   cast_perchain_tempering   as cast_tempering, for CAST-perchain (one Wang-Landau vector per fast chain), when
+#                             it is among the algorithms (the schedule evidence run, the smoke profile)
+#   export_model/{seed}/{alg} the published model of a training (final parameters, CAST's records, its evaluation)
+#   adopt_model, adopt_pretrained   with adopt_dir set: a training, its evaluation and a seed's pretraining taken
+#                             from their published models instead of being made again (a run over several sessions)
 #
 # Each rule's cfg holds only the config keys its script reads (settings()), so a change to one
 # figure's settings reruns that figure and what consumes it, never the pretraining or training.
@@ -27,6 +32,7 @@ import re
 
 from bmrep.experiments.salakhutdinov2010.summaries import CALIBRATION_TOLERANCE as S10_CALIBRATION_TOLERANCE
 from bmrep.learning.dbm_samplers import NOSWAP as S10_NOSWAP
+from bmrep.learning.dbm_samplers import PERCHAIN as S10_PERCHAIN
 
 validate(config["salakhutdinov2010"], "../schemas/salakhutdinov2010.schema.yaml")
 
@@ -50,6 +56,10 @@ S10_CAST = "CAST" in S10_ALGS
 if S10_CAST:
     PAPER_TARGETS["salakhutdinov2010"].append(figures("salakhutdinov2010/cast_tempering.png"))
     PAPER_FIGURES["salakhutdinov2010"].append(figures("salakhutdinov2010/cast_tempering.png"))
+S10_CAST_PERCHAIN = S10_PERCHAIN in S10_ALGS
+if S10_CAST_PERCHAIN:
+    PAPER_TARGETS["salakhutdinov2010"].append(figures("salakhutdinov2010/cast_perchain_tempering.png"))
+    PAPER_FIGURES["salakhutdinov2010"].append(figures("salakhutdinov2010/cast_perchain_tempering.png"))
 PAPER_FIGURES["salakhutdinov2010"] += [
     figures("salakhutdinov2010/fig2.png"),
     figures("salakhutdinov2010/fig4_samples.png"),
@@ -251,6 +261,33 @@ rule salakhutdinov2010_cast_tempering:
         code=code_version("salakhutdinov2010/cast_tempering.py"),
         cfg=settings("salakhutdinov2010", "n_seeds", "train", "cast_noswap_seeds"),
         profile=PROFILE,
+        variant="CAST",
+    script:
+        "../scripts/salakhutdinov2010/cast_tempering.py"
+
+
+rule salakhutdinov2010_cast_perchain_tempering:
+    input:
+        models=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_PERCHAIN, repeat=S10_SEEDS),
+        noswap=[],
+    output:
+        fig=report(
+            figures("salakhutdinov2010/cast_perchain_tempering.png"),
+            caption="../report/salakhutdinov2010_cast_tempering.rst",
+            category="salakhutdinov2010",
+        ),
+        occupancy=results("salakhutdinov2010/cast_perchain_occupancy.csv"),
+        swaps=results("salakhutdinov2010/cast_perchain_swaps.csv"),
+        first_reach=results("salakhutdinov2010/cast_perchain_first_reach.csv"),
+    log:
+        logs("salakhutdinov2010/cast_perchain_tempering.log"),
+    conda:
+        CONDA_ENV
+    params:
+        code=code_version("salakhutdinov2010/cast_tempering.py"),
+        cfg=settings("salakhutdinov2010", "n_seeds", "train"),
+        profile=PROFILE,
+        variant=S10_PERCHAIN,
     script:
         "../scripts/salakhutdinov2010/cast_tempering.py"
 
@@ -262,6 +299,15 @@ S10_CAST_TABLES = (
         "cast_swap_comparison": rules.salakhutdinov2010_cast_tempering.output.comparison,
     }
     if S10_CAST
+    else {}
+)
+S10_CAST_TABLES.update(
+    {
+        "cast_perchain_occupancy": rules.salakhutdinov2010_cast_perchain_tempering.output.occupancy,
+        "cast_perchain_swaps": rules.salakhutdinov2010_cast_perchain_tempering.output.swaps,
+        "cast_perchain_first_reach": rules.salakhutdinov2010_cast_perchain_tempering.output.first_reach,
+    }
+    if S10_CAST_PERCHAIN
     else {}
 )
 
@@ -461,6 +507,90 @@ rule salakhutdinov2010_claims:
         profile=PROFILE,
     script:
         "../scripts/salakhutdinov2010/claims.py"
+
+
+# Published models (issue 51): a training's final parameters, CAST's records and its evaluation, for a run that
+# outlives the machine it started on. export_model writes them under results; a run whose config names their
+# directory (adopt_dir) takes every training and pretraining found there instead of making it again.
+S10_PUBLISHED = "salakhutdinov2010/published_models/seed{repeat}"
+
+
+rule salakhutdinov2010_export_model:
+    input:
+        model=rules.salakhutdinov2010_train.output.model,
+        curve=rules.salakhutdinov2010_evaluate.output.curve,
+        final=rules.salakhutdinov2010_evaluate.output.final,
+    output:
+        model=results(f"{S10_PUBLISHED}/{{algorithm}}.npz"),
+        curve=results(f"{S10_PUBLISHED}/{{algorithm}}_curve.csv"),
+        final=results(f"{S10_PUBLISHED}/{{algorithm}}_final.json"),
+    log:
+        logs("salakhutdinov2010/export_model_seed{repeat}_{algorithm}.log"),
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+        repeat=r"\d+",
+    conda:
+        CONDA_ENV
+    params:
+        code=code_version("salakhutdinov2010/export_model.py"),
+        cfg=settings("salakhutdinov2010", "evaluation"),
+    script:
+        "../scripts/salakhutdinov2010/export_model.py"
+
+
+S10_ADOPT_DIR = (S10.get("adopt_dir") or "").rstrip("/")
+S10_ADOPTED = adopted_models(S10_ADOPT_DIR, S10_SEEDS, S10_ALGS)
+
+if S10_ADOPTED["pretrained"]:
+
+    rule salakhutdinov2010_adopt_pretrained:
+        input:
+            model=f"{S10_ADOPT_DIR}/seed{{repeat}}/pretrained.npz",
+        output:
+            model=rules.salakhutdinov2010_pretrain.output.model,
+        log:
+            logs("salakhutdinov2010/adopt_pretrained_seed{repeat}.log"),
+        wildcard_constraints:
+            repeat="|".join(map(str, S10_ADOPTED["pretrained"])),
+        conda:
+            CONDA_ENV
+        params:
+            code=code_version("salakhutdinov2010/adopt_pretrained.py"),
+            cfg=rules.salakhutdinov2010_pretrain.params.cfg,
+            seed=SEED,
+        script:
+            "../scripts/salakhutdinov2010/adopt_pretrained.py"
+
+    ruleorder: salakhutdinov2010_adopt_pretrained > salakhutdinov2010_pretrain
+
+
+if S10_ADOPTED["algorithms"]:
+
+    rule salakhutdinov2010_adopt_model:
+        input:
+            model=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}.npz",
+            curve=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}_curve.csv",
+            final=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}_final.json",
+        output:
+            model=rules.salakhutdinov2010_train.output.model,
+            curve=rules.salakhutdinov2010_evaluate.output.curve,
+            final=rules.salakhutdinov2010_evaluate.output.final,
+        log:
+            logs("salakhutdinov2010/adopt_model_seed{repeat}_{algorithm}.log"),
+        wildcard_constraints:
+            algorithm="|".join(re.escape(a) for a in S10_ADOPTED["algorithms"]),
+            repeat="|".join(map(str, S10_ADOPTED["seeds"])),
+        conda:
+            CONDA_ENV
+        params:
+            code=code_version("salakhutdinov2010/adopt_model.py"),
+            cfg=settings("salakhutdinov2010", "train", "evaluation"),
+            seed=SEED,
+        script:
+            "../scripts/salakhutdinov2010/adopt_model.py"
+
+    ruleorder: salakhutdinov2010_adopt_model > salakhutdinov2010_train
+    ruleorder: salakhutdinov2010_adopt_model > salakhutdinov2010_evaluate
 
 
 rule salakhutdinov2010:

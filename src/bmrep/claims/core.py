@@ -36,8 +36,9 @@ COLUMNS = [
     "claim_id", "paper", "target", "kind", "claim", "unit", "paper_value", "estimate",
     "std_error", "n", "threshold", "verdict", "needed_repeats", "profile", "details",
 ]  # fmt: skip
-# The smoke profile decides what the default does (its verdicts carry no weight).
-DECIDED_IN = {"default": ("smoke", "default", "paper"), "paper": ("paper",)}
+# The smoke profile decides what the default does (its verdicts carry no weight). "schedule", an evidence
+# run at a paper's own schedule (config/evidence/sala_schedule.yaml), decides the paper profile's claims too.
+DECIDED_IN = {"default": ("smoke", "default", "paper", "schedule"), "paper": ("paper", "schedule")}
 
 
 class NotRun(Exception):
@@ -179,7 +180,7 @@ class Claim:
     """One claim of the spec: id ``<paper>/<target>/<name>``, kind, text, threshold, metric.
 
     ``decided_in`` is "default" (decided in the default and paper profiles) or
-    "paper" (``not run`` outside the paper profile). ``paper_value`` is the
+    "paper" (``not run`` outside the paper profile and the "schedule" evidence run). ``paper_value`` is the
     paper's number (or text) shown beside ours.
     """
 

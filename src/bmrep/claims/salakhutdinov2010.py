@@ -20,8 +20,6 @@ the Figure 2 and adaptive-ST claims are proportions over independent runs and pa
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from bmrep.experiments.salakhutdinov2010.summaries import (
@@ -31,12 +29,11 @@ from bmrep.experiments.salakhutdinov2010.summaries import (
     ORDERINGS,
     PAPER_TABLE1,
 )
-from bmrep.experiments.salakhutdinov2010.tempering import OCCUPANCY_BAND, second_half
 
 from .core import Above, Below, Between, Claim, Close, Estimate, NotRun
-from .salakhutdinov2010_ais import check_same_instrument, exact_diagnostics, ladder_check_details, stated_vs_spread
-from .stats import independent_difference, mean_estimate, paired_difference, proportion_estimate
-from .verdict import needed_repeats_t
+from .salakhutdinov2010_ais import check_same_instrument, exact_diagnostics, stated_vs_spread
+from .salakhutdinov2010_table1 import beats, cast_minus_sap_sd, table1_bound
+from .stats import independent_difference, mean_estimate, proportion_estimate
 
 PAPER = "salakhutdinov2010"
 # Figure 2: the start partition X4 = (-1,-1) and the data's partition X1 = (1,1), 1-based as in fig2.csv.
@@ -45,7 +42,6 @@ FIG2_UPDATES = 100  # the length of the Figure 2 trajectories the claims read
 FPCD_LAST_UPDATES = 50  # FPCD must be in the data's partition for all of the last 50 of the 100 updates
 VISIT_WINDOW = 1000  # updates within which an adaptive-ST particle must visit every temperature level
 TABLE1_TOLERANCE = 2.0  # nats around the paper's Table 1 value
-PAPER_UPDATES = 200000  # the paper's joint training (section 8); it sees its differences towards its end
 ISSUE = "issue 19"
 SLUG = {"SAP": "sap", "FPCD": "fpcd", "Trans-SAP": "transsap", "CAST": "cast", "SAP-50": "sap50"}
 
@@ -118,176 +114,6 @@ def ais_calibration(r) -> Estimate:
             + f"; mean exact test log-lik {e['mean_exact_test_ll']:.2f}, "
             f"mean eq. (3) bound {e['mean_test_bound']:.2f}, max(bound - exact) {e['max_bound_minus_ll']:.2e}"
             + exact_diagnostics(e)
-        ),
-    )
-
-
-# -- Table 1: the algorithms' test bounds -------------------------------------
-def _by_seed(r, algorithm: str) -> dict:
-    """``algorithm``'s final records keyed by seed index (NotRun if it was not trained)."""
-    by = {}
-    for f in r["finals"]:
-        by.setdefault(f["algorithm"], {})[int(f.get("repeat", 0))] = f
-    if algorithm not in by:
-        raise NotRun(f"{algorithm} is not among the configured algorithms ({', '.join(by) or 'none'})")
-    return by[algorithm]
-
-
-def _updates(r, algorithm: str) -> int:
-    c = r["curves"]
-    return int(c.loc[c["algorithm"] == algorithm, "update"].max())
-
-
-def _seeds(c) -> np.ndarray:
-    return c["repeat"].to_numpy() if "repeat" in c else np.zeros(len(c), dtype=int)
-
-
-def algorithm_details(algorithm: str, fs: dict) -> str:
-    """One algorithm's test bound over seeds and its final AIS: replicates, runs, betas, ESS."""
-    b = np.array([f["test_bound"] for f in fs.values()])
-    se = f" ± {np.std(b, ddof=1) / np.sqrt(b.size):.2f}" if b.size > 1 else ""
-    f0 = next(iter(fs.values()))
-    ess = [e for f in fs.values() for e in f.get("replicate_ess", [f.get("ess", math.nan)])]
-    zse = np.array([f["log_z_stderr"] for f in fs.values()])
-    return (
-        f"{algorithm} {b.mean():.2f}{se} over {b.size} seed(s) (log Z s.e. from the AIS replicates "
-        f"{np.nanmean(zse) if np.isfinite(zse).any() else math.nan:.2f}, AIS ESS {np.median(ess):.1f} of "
-        f"{f0.get('ais_runs', '?')} runs, median over {len(ess)} replicates)"
-    )
-
-
-def final_bounds_details(by: dict) -> str:
-    """Every algorithm's test bound over seeds, with its AIS's replicate error and effective sample size."""
-    out = "test bounds: " + "; ".join(algorithm_details(a, fs) for a, fs in by.items())
-    low = [
-        a
-        for a, fs in by.items()
-        for f in fs.values()
-        if np.median(f.get("replicate_ess", [f.get("ess", np.inf)])) < 0.1 * f.get("ais_runs", 0)
-    ]
-    if low:
-        out += (
-            f"; AIS ESS under 10% of the runs ({', '.join(sorted(set(low)))}): a single AIS's stated error "
-            "would understate the uncertainty and log Z is likely low (the bound high); the replicates' spread "
-            "is the error used"
-        )
-    return out
-
-
-def tempering_details(r) -> str:
-    """CAST's fast chains over the second half of each run (the records of every CAST training).
-
-    Every level's share against the spec's band, and how many fast chains reached beta_min between swaps.
-    """
-    if "cast_occupancy" not in r:
-        return "CAST's fast chains: no tempering records in this run"
-    lo, hi = OCCUPANCY_BAND
-    per_run = []
-    n_levels = int(r["cast_occupancy"]["level"].max())
-    for _, h in second_half(r["cast_occupancy"], r["cast_swaps"]).iterrows():
-        per_run.append(
-            f"seed {int(h['repeat'])}: level shares {h['min_share']:.3f}-{h['max_share']:.3f} over updates "
-            f"{int(h['first_update'])}-{int(h['updates'])} "
-            f"(all {n_levels} in [{lo}, {hi}]: {'yes' if h['in_band'] else 'NO'}), "
-            f"fast chains reaching beta_min between swaps median {100 * h['median_reached_min']:.0f}% "
-            f"(> half of them in {100 * h['swaps_with_most_reaching']:.0f}% of {int(h['n_swaps'])} swaps), "
-            f"pairs swapped {100 * h['swapped_fraction']:.0f}%"
-        )
-    cmp_ = r["cast_swap_comparison"] if "cast_swap_comparison" in r else None  # the seeds run without swaps too
-    for rep, c in [] if cmp_ is None else cmp_.sort_values("level").groupby("repeat"):
-        per_run.append(
-            f"seed {int(rep)} without swapping (CAST-noswap, same streams): level shares "
-            f"{c['share_noswap'].min():.3f}-{c['share_noswap'].max():.3f}, log g_{n_levels} - log g_1 at the end "
-            f"{c['log_weight_swapping'].iloc[-1]:.1f} nats with swaps, {c['log_weight_noswap'].iloc[-1]:.1f} without"
-        )
-    return "CAST's fast chains (one shared Wang-Landau vector), second half of training: " + "; ".join(per_run)
-
-
-def _deciding_seeds(diffs, updates: int) -> str:
-    """How many paired seeds would decide the ordering at the measured spread, and the run's length."""
-    d = np.asarray(diffs, dtype=np.float64)
-    phase = (
-        f"; trained for {updates} updates (paper: {PAPER_UPDATES}; it sees its differences towards the end of "
-        "learning, so this run judges the early phase)"
-        if updates < PAPER_UPDATES
-        else f"; trained for {updates} updates"
-    )
-    if d.size < 2:
-        return "one seed: no spread to judge; at least 3 are needed" + phase
-    sd = float(np.std(d, ddof=1))
-    need = needed_repeats_t(sd, abs(float(d.mean())))
-    seeds = "> 10^6 (the difference is too small to decide)" if need is None else str(need)
-    return f"at the measured spread (sd {sd:.2f} nats over seeds) {seeds} paired seeds decide it" + phase
-
-
-def beats(a: str, b: str):
-    """Metric: the test bound of ``a`` minus that of ``b``, paired over the seeds both ran (common random numbers).
-
-    The details say how many seeds would decide it at the measured spread and at how many updates the run was
-    made; a comparison involving CAST adds its fast chains' occupancy records.
-    """
-
-    def metric(r) -> Estimate:
-        fa, fb = _by_seed(r, a), _by_seed(r, b)
-        seeds = sorted(set(fa) & set(fb))
-        if not seeds:
-            raise NotRun(f"no seed on which both {a} and {b} ran")
-        ba, bb = [fa[s]["test_bound"] for s in seeds], [fb[s]["test_bound"] for s in seeds]
-        return paired_difference(
-            ba,
-            bb,
-            (
-                f"{len(seeds)} paired seed(s) (spec: >= 3), each with its own pretraining and the same minibatches "
-                f"and initial chains for both; "
-                + _deciding_seeds(np.subtract(ba, bb), _updates(r, a))
-                + "; "
-                + final_bounds_details({a: fa, b: fb})
-                + ("; " + tempering_details(r) if "CAST" in (a, b) else "")
-                + ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, a, b)
-            ),
-        )
-
-    return metric
-
-
-def table1_bound(algorithm: str):
-    """Metric: ``algorithm``'s test bound, mean over seeds."""
-
-    def metric(r) -> Estimate:
-        fs = _by_seed(r, algorithm)
-        return mean_estimate(
-            [f["test_bound"] for _, f in sorted(fs.items())],
-            f"trained for {_updates(r, algorithm)} updates; "
-            + algorithm_details(algorithm, fs)
-            + ("; " + tempering_details(r) if algorithm == "CAST" else ""),
-        )
-
-    return metric
-
-
-def last_quarter_sd(curve) -> float:
-    """Standard deviation of the training bound over the last quarter of the checkpoints (at least two)."""
-    b = curve.sort_values("update")["train_bound"].to_numpy()
-    k = max(2, math.ceil(b.size / 4))
-    if b.size < k:
-        raise NotRun(f"{b.size} checkpoint(s): the spread over the last quarter needs at least 2")
-    return float(np.std(b[-k:], ddof=1))
-
-
-def cast_minus_sap_sd(r) -> Estimate:
-    """Training-bound spread over the last quarter of the checkpoints, CAST minus SAP (paired over seeds)."""
-    c = r["curves"]
-    seeds = sorted(set(_by_seed(r, "CAST")) & set(_by_seed(r, "SAP")))
-    sd = {
-        alg: [last_quarter_sd(c[(c["algorithm"] == alg) & (_seeds(c) == s)]) for s in seeds] for alg in ("CAST", "SAP")
-    }
-    n_ck = int(((c["algorithm"] == "SAP") & (_seeds(c) == seeds[0])).sum())
-    return paired_difference(
-        sd["CAST"],
-        sd["SAP"],
-        (
-            f"{len(seeds)} paired seed(s); mean sd CAST {np.mean(sd['CAST']):.3f}, SAP {np.mean(sd['SAP']):.3f} "
-            f"nats over the last quarter of {n_ck} checkpoints"
         ),
     )
 

@@ -224,6 +224,7 @@ def plot_cast_tempering(
     band_=(0.025, 0.1),
     noswap: pd.DataFrame | None = None,
     comparison: pd.DataFrame | None = None,
+    first_reach: pd.DataFrame | None = None,
 ):
     """CAST's fast chains over training, one row per run (seed), then one per seed also run without swapping.
 
@@ -237,7 +238,11 @@ def plot_cast_tempering(
     (:func:`bmrep.experiments.salakhutdinov2010.tempering.swap_comparison`) add
     a row per seed in ``comparison``: with against without swapping, the
     levels' shares over the second half, two levels' log-weights over training
-    and every level's log-weight at the end.
+    and every level's log-weight at the end. ``first_reach`` (CAST-perchain:
+    :func:`bmrep.experiments.salakhutdinov2010.tempering.first_reach_table`)
+    marks the weights as per chain (their mean drawn in the middle) and adds,
+    right, the fraction of fast chains whose own weights had let them reach
+    the lowest beta by each update.
     """
     use_style()
     reps = sorted(occupancy["repeat"].unique())
@@ -262,6 +267,8 @@ def plot_cast_tempering(
         sw = swaps[swaps["repeat"] == rep]
         row[2].plot(sw["update"], sw["reached_min"] / sw["n_fast"], "o-", ms=2, lw=0.8, label="reached lowest beta")
         row[2].plot(sw["update"], sw["swapped"] / sw["n_fast"], "s-", ms=2, lw=0.8, label="swapped (fresh)")
+        if first_reach is not None:
+            _first_reach_line(row[2], first_reach[first_reach["repeat"] == rep], ends[-1])
         row[2].axhline(0.5, color="grey", lw=0.6, ls="--")
         row[2].set_ylim(-0.02, 1.02)
         for ax in row[1:]:
@@ -272,10 +279,22 @@ def plot_cast_tempering(
     for ax in axes[len(reps) - 1]:
         ax.set_xlabel("Number of parameter updates")
     axes[0, 0].set_title("level occupancy per window")
-    axes[0, 1].set_title("shared Wang-Landau log-weights")
+    axes[0, 1].set_title(
+        "shared Wang-Landau log-weights" if first_reach is None else "per-chain log-weights, mean over fast chains"
+    )
     axes[0, 2].set_title("between consecutive swaps")
     axes[0, 2].legend(loc="lower right", fontsize="small")
     finish(fig, path, caption_text)
+
+
+def _first_reach_line(ax, first: pd.DataFrame, end: int) -> None:
+    """CAST-perchain: the fraction of fast chains that had reached the lowest beta at least once, by update."""
+    t = np.sort(first.loc[first["first_update"] >= 0, "first_update"].to_numpy())
+    n = len(first)
+    x = np.concatenate([[0], t, [end]])
+    y = np.concatenate([[0], np.arange(1, t.size + 1), [t.size]]) / max(n, 1)
+    last = f", all by {t[-1]}" if t.size == n and n else f", {t.size} of {n}"
+    ax.step(x, y, where="post", color="tab:red", lw=1.4, label=f"reached it once (own weights){last}")
 
 
 def _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_):

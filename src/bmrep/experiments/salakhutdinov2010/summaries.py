@@ -21,6 +21,10 @@ ORDERINGS = [("FPCD", "SAP"), ("Trans-SAP", "SAP"), ("CAST", "SAP"), ("CAST", "F
 # initial states), so CAST minus it isolates the tempered fast chains from CAST's halved number of gradient chains.
 CONTROLS = {"SAP-50": "SAP with 50 chains on the streams of CAST's slow chains (our control, not the paper's)"}
 CONTROL_ORDERINGS = [("CAST", "SAP-50")]
+# A variant reported beside CAST without a verdict (issue 51's schedule evidence run): Algorithm 1 read literally,
+# each fast chain with its own Wang-Landau weights. Its Table 1 row and paired difference appear only when run.
+VARIANTS = {"CAST-perchain": "CAST with one Wang-Landau vector per fast chain (reported beside CAST, no verdict)"}
+VARIANT_ORDERINGS = [("CAST-perchain", "CAST")]
 
 
 def _mean_se(x) -> tuple[float, float]:
@@ -41,7 +45,8 @@ def paired_differences(finals: list[dict]) -> pd.DataFrame:
     """Table 1's paired differences (and the control's): per pair, mean and s.e. over the seeds both ran."""
     b = bounds_by_seed(finals)
     rows = []
-    for a, c in ORDERINGS + CONTROL_ORDERINGS:
+    variants = [(a, c) for a, c in VARIANT_ORDERINGS if a in b]
+    for a, c in ORDERINGS + CONTROL_ORDERINGS + variants:
         d = (b[a] - b[c]).dropna() if a in b and c in b else pd.Series(dtype=float)
         m, se = _mean_se(d)
         rows.append(
@@ -52,7 +57,7 @@ def paired_differences(finals: list[dict]) -> pd.DataFrame:
                 "n_seeds": int(d.size),
                 "per_seed": " ".join(f"{x:.3f}" for x in d),
                 "paper_difference": (
-                    round(PAPER_TABLE1[a][0] - PAPER_TABLE1[c][0], 2) if c in PAPER_TABLE1 else np.nan
+                    round(PAPER_TABLE1[a][0] - PAPER_TABLE1[c][0], 2) if {a, c} <= set(PAPER_TABLE1) else np.nan
                 ),
             }
         )
@@ -64,12 +69,13 @@ def table1(finals: list[dict], norb_path: str | None) -> pd.DataFrame:
 
     ``finals`` are the final records of :func:`.evaluation.evaluate`, one per
     (algorithm, seed); an algorithm without one is marked "not run". The
-    control rows (:data:`CONTROLS`) follow, without a paper value. The s.e.
-    over seeds carries each model's AIS and test-set error as well as the
+    control rows (:data:`CONTROLS`) follow, without a paper value, then the
+    variants (:data:`VARIANTS`) that ran. The s.e. over seeds carries each model's AIS and test-set error as well as the
     seed-to-seed spread; ``mean_model_stderr`` is the per-model part alone.
     """
     rows = []
-    papers = {**PAPER_TABLE1, **{c: (np.nan, np.nan) for c in CONTROLS}}
+    run = {f["algorithm"] for f in finals}
+    papers = {**PAPER_TABLE1, **{c: (np.nan, np.nan) for c in [*CONTROLS, *(v for v in VARIANTS if v in run)]}}
     for alg, (p_mnist, p_norb) in papers.items():
         fs = sorted((f for f in finals if f["algorithm"] == alg), key=lambda f: f.get("repeat", 0))
         norb_note = (

@@ -59,6 +59,17 @@ def swap_table(records: dict, repeat: int, n_fast: int) -> pd.DataFrame:
     )
 
 
+def first_reach_table(records: dict, repeat: int) -> pd.DataFrame:
+    """CAST-perchain's fast chains: the update at which each first reached the lowest beta.
+
+    Columns ``repeat, chain, first_update`` (-1: never). With a weight vector of its own, a chain tempers
+    down to beta_min only once its own weights have filled log Z's range over the ladder (spec, section 3:
+    about 2600 updates measured on the 784-500-1000 model); this is when each chain's did.
+    """
+    first = np.asarray(records["first_reached_min"], dtype=np.int64)
+    return pd.DataFrame({"repeat": int(repeat), "chain": np.arange(first.size), "first_update": first})
+
+
 def _late_shares(occ: pd.DataFrame) -> tuple[int, pd.DataFrame, pd.Series]:
     """One run's last update, its windows after half of it, and each level's share of their visits."""
     end = int(occ["window_end"].max())
