@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import json
 import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -158,3 +160,96 @@ def test_figure_or_table_setting_reruns_no_training(workspace, tmp_path, paper, 
     assert expected in jobs, out[-5000:]
     assert not [j for j in jobs if TRAINING.search(j)], out[-5000:]
     assert all(j.startswith(paper) or j == "summary" for j in jobs), out[-5000:]
+
+
+# -- published models (issue 51): a run takes them instead of training again ----------------------------------
+def _adopting_overlay(ws: Path, tmp_path: Path, adopt: Path) -> str:
+    """An overlay of the smoke profile that writes elsewhere (nothing up to date there) and adopts ``adopt``."""
+    extra = tmp_path / "adopt.yaml"
+    extra.write_text(
+        yaml.safe_dump(
+            {
+                "results_dir": "results/adopted",
+                "figures_dir": "figures/adopted",
+                "salakhutdinov2010": {"adopt_dir": str(adopt)},
+            }
+        )
+    )
+    return str(extra)
+
+
+def test_published_models_are_taken_instead_of_trained(workspace, tmp_path):
+    """Seed 0's pretraining and its SAP and CAST-perchain trainings, exported and then adopted by a run in a fresh
+    results directory: no pretraining, nor those trainings or their evaluations, runs again; what the ladder check
+    (which reads the adopted model) and the evaluation give is bit for bit what the original run gave; and FPCD,
+    not published, is trained from the adopted pretraining to the original's parameters."""
+    ws = workspace
+    out = "results/smoke/salakhutdinov2010/published_models/seed0"
+    algs = ["SAP", "CAST-perchain"]
+    targets = [f"{out}/{a}{end}" for a in algs for end in (".npz", "_curve.csv", "_final.json")]
+    proc = snakemake_in(ws, "--cores", "2", *targets, "--configfile", "config/smoke.yaml")
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
+    adopt = tmp_path / "published" / "seed0"
+    adopt.mkdir(parents=True)
+    for t in targets + [f"{out}/{a}.npz.json" for a in algs]:
+        (adopt / Path(t).name).write_bytes((ws / t).read_bytes())
+    pre = ws / "results/smoke/models/salakhutdinov2010/seed0/pretrained.npz"
+    for p in (pre, Path(f"{pre}.json")):
+        (adopt / p.name).write_bytes(p.read_bytes())
+    arrays = dict(np.load(adopt / "SAP.npz"))
+    assert not [k for k in arrays if k.startswith("snapshot_")] and arrays["W1"].dtype == np.float32
+
+    overlay = _adopting_overlay(ws, tmp_path, adopt.parent)
+    adopted = "results/adopted/salakhutdinov2010"
+    wanted = [f"{adopted}/ladder_check/{a}.json" for a in algs] + [f"{adopted}/eval/seed0/{a}_final.json" for a in algs]
+    # FPCD is not published: trained, from the published pretraining
+    wanted.append("results/adopted/models/salakhutdinov2010/seed0/FPCD.npz")
+    proc = snakemake_in(ws, "--cores", "2", *wanted, "--configfile", "config/smoke.yaml", overlay)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-5000:]
+    ran = set(re.findall(r"rule (\w+):", log))
+    assert {"salakhutdinov2010_adopt_model", "salakhutdinov2010_adopt_pretrained"} <= ran, sorted(ran)
+    assert not ran & {"salakhutdinov2010_pretrain", "salakhutdinov2010_evaluate"}
+    trained = re.findall(r"rule salakhutdinov2010_train:\n(?:\s+\S.*\n)*?\s+wildcards: (.*)", log)
+    assert trained == ["repeat=0, algorithm=FPCD"], trained
+    fpcd = "models/salakhutdinov2010/seed0/FPCD.npz"
+    for k in ("W1", "W2", "snapshot_W1"):  # the published pretraining is the training's start, bit for bit
+        np.testing.assert_array_equal(
+            np.load(ws / "results/adopted" / fpcd)[k], np.load(ws / "results/smoke" / fpcd)[k]
+        )
+    for a in algs:
+        for rel in (f"ladder_check/{a}.json", f"eval/seed0/{a}_final.json", f"eval/seed0/{a}_curve.csv"):
+            mine = ws / f"results/smoke/salakhutdinov2010/{rel}"
+            theirs = ws / f"{adopted}/{rel}"
+            assert theirs.read_bytes() == mine.read_bytes(), rel
+        model = np.load(ws / f"results/adopted/models/salakhutdinov2010/seed0/{a}.npz")
+        np.testing.assert_array_equal(
+            model["W2"], np.load(ws / f"results/smoke/models/salakhutdinov2010/seed0/{a}.npz")["W2"]
+        )
+        assert model["snapshot_updates"].tolist() == [200]
+
+
+def test_a_published_model_of_other_settings_is_refused(workspace, tmp_path):
+    """A published training whose sidecar records other training settings stops the adopting job with one line
+    naming the setting; nothing is written."""
+    ws = workspace
+    out = "results/smoke/salakhutdinov2010/published_models/seed0"
+    names = ["SAP.npz", "SAP.npz.json", "SAP_curve.csv", "SAP_final.json"]
+    proc = snakemake_in(ws, "--cores", "1", *[f"{out}/{n}" for n in names[::2]], "--configfile", "config/smoke.yaml")
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
+    adopt = tmp_path / "published" / "seed0"
+    adopt.mkdir(parents=True)
+    for n in names:
+        (adopt / n).write_bytes((ws / out / n).read_bytes())
+    sidecar = json.loads((adopt / "SAP.npz.json").read_text())
+    sidecar["settings"]["n_updates"] = 150
+    (adopt / "SAP.npz.json").write_text(json.dumps(sidecar))
+    overlay = _adopting_overlay(ws, tmp_path, adopt.parent)
+    target = "results/adopted/models/salakhutdinov2010/seed0/SAP.npz"
+    proc = snakemake_in(ws, "--cores", "1", target, "--configfile", "config/smoke.yaml", overlay)
+    log = (
+        proc.stdout + proc.stderr + "".join(p.read_text() for p in (ws / "results/adopted/logs").rglob("adopt_model*"))
+    )
+    assert proc.returncode != 0
+    assert "the published model differs from this run's: settings.n_updates: published 150, this run 200" in log
+    assert not (ws / target).exists()
