@@ -10,6 +10,7 @@
 #   evaluate/{seed}/{alg}     AIS log Z + eq. (3) bound: curve over snapshots, final test bound (replicated AIS)
 #   table1, fig4_bound        aggregates over seeds (means, s.e. and paired differences)
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
+#   (salakhutdinov2010_exact_check.smk)
 #   exact_check_model         an enumerable DBM (784-12-12) trained like the large ones, its exact log Z
 #   exact_check_shard/{shard} independent AIS replicates of its log Z (the profile's final AIS)
 #   exact_check_diagnostics   the running AIS error along beta and against the number of betas
@@ -20,6 +21,7 @@
 #   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
 #   cast_perchain_tempering   as cast_tempering, for CAST-perchain (one Wang-Landau vector per fast chain), when
 #                             it is among the algorithms (the schedule evidence run, the smoke profile)
+#   (salakhutdinov2010_published.smk)
 #   export_model/{seed}/{alg} the published model of a training (final parameters, CAST's records, its evaluation)
 #   adopt_model, adopt_pretrained   with adopt_dir set: a training, its evaluation and a seed's pretraining taken
 #                             from their published models instead of being made again (a run over several sessions)
@@ -343,145 +345,7 @@ rule salakhutdinov2010_fig4_sampling:
         "../scripts/salakhutdinov2010/fig4_sampling.py"
 
 
-S10_EXACT = S10["exact_check"]
-S10_EXACT_SHARDS = shards(S10_EXACT["n_replicates"], S10_EXACT["shard_size"])
-# The enumerable DBMs' recipe: the calibration's (seed SEED) and the ladder selection's (exact_check.selection_seed).
-S10_EXACT_MODEL_CFG = {
-    **settings("salakhutdinov2010", "n_validation", "batch_size", "pretrain"),
-    "train": settings("salakhutdinov2010.train", "lr_numerator", "lr_offset"),
-    "n_mean_field": S10["evaluation"]["n_mean_field"],
-    "exact_check": settings("salakhutdinov2010.exact_check", "n_hidden1", "n_hidden2", "n_updates", "n_test"),
-}
-S10_SELECTION_SEED = int(S10_EXACT["selection_seed"])
-if S10_SELECTION_SEED == SEED:
-    raise ValueError(
-        f"invalid config: salakhutdinov2010.exact_check.selection_seed: {SEED} is the seed of the calibration's own "
-        "DBM; the AIS ladder must be chosen on another one"
-    )
-
-
-rule salakhutdinov2010_exact_check_model:
-    input:
-        data=data("mnist_binary.npz"),
-    output:
-        model=results("models/salakhutdinov2010/exact_check.npz"),
-        exact=results("salakhutdinov2010/exact_check/exact.json"),
-    log:
-        logs("salakhutdinov2010/exact_check_model.log"),
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        code=code_version("salakhutdinov2010/exact_check_model.py"),
-        cfg=S10_EXACT_MODEL_CFG,
-        seed=SEED,
-    script:
-        "../scripts/salakhutdinov2010/exact_check_model.py"
-
-
-rule salakhutdinov2010_selection_model:
-    input:
-        data=data("mnist_binary.npz"),
-    output:
-        model=results("models/salakhutdinov2010/exact_check_selection.npz"),
-        exact=results("salakhutdinov2010/exact_check/selection_exact.json"),
-    log:
-        logs("salakhutdinov2010/selection_model.log"),
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        code=code_version("salakhutdinov2010/exact_check_model.py"),
-        cfg=S10_EXACT_MODEL_CFG,
-        seed=S10_SELECTION_SEED,
-    script:
-        "../scripts/salakhutdinov2010/exact_check_model.py"
-
-
-rule salakhutdinov2010_ladder_selection:
-    input:
-        model=rules.salakhutdinov2010_selection_model.output.model,
-        exact=rules.salakhutdinov2010_selection_model.output.exact,
-    output:
-        table=results("salakhutdinov2010/ais_ladder_selection.csv"),
-    log:
-        logs("salakhutdinov2010/ladder_selection.log"),
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        **S10_FINAL_AIS,
-        code=code_version("salakhutdinov2010/ladder_selection.py"),
-        cfg=settings("salakhutdinov2010.exact_check", "selection"),
-        seed=S10_SELECTION_SEED,
-    script:
-        "../scripts/salakhutdinov2010/ladder_selection.py"
-
-
-rule salakhutdinov2010_exact_check_shard:
-    input:
-        model=rules.salakhutdinov2010_exact_check_model.output.model,
-    output:
-        replicates=results("salakhutdinov2010/shards/exact_check/{shard}.npz"),
-    log:
-        logs("salakhutdinov2010/exact_check_shard_{shard}.log"),
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        **S10_FINAL_AIS,
-        code=code_version("salakhutdinov2010/exact_check_shard.py"),
-        repeats=lambda w: shard_repeats(S10_EXACT["n_replicates"], S10_EXACT["shard_size"], w.shard),
-        seed=SEED,
-    script:
-        "../scripts/salakhutdinov2010/exact_check_shard.py"
-
-
-rule salakhutdinov2010_exact_check_diagnostics:
-    input:
-        model=rules.salakhutdinov2010_exact_check_model.output.model,
-    output:
-        json=results("salakhutdinov2010/exact_check/diagnostics.json"),
-    log:
-        logs("salakhutdinov2010/exact_check_diagnostics.log"),
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        **S10_FINAL_AIS,
-        code=code_version("salakhutdinov2010/exact_check_diagnostics.py"),
-        cfg=settings("salakhutdinov2010.exact_check", "n_profile", "ais_ladder", "ais_ladder_schedules"),
-        seed=SEED,
-    script:
-        "../scripts/salakhutdinov2010/exact_check_diagnostics.py"
-
-
-rule salakhutdinov2010_exact_check:
-    input:
-        exact=rules.salakhutdinov2010_exact_check_model.output.exact,
-        shards=expand(rules.salakhutdinov2010_exact_check_shard.output.replicates, shard=S10_EXACT_SHARDS),
-        diagnostics=rules.salakhutdinov2010_exact_check_diagnostics.output.json,
-    output:
-        json=results("salakhutdinov2010/exact_check.json"),
-        fig=report(
-            figures("salakhutdinov2010/ais_exact_check.png"),
-            caption="../report/salakhutdinov2010_ais_exact_check.rst",
-            category="salakhutdinov2010",
-        ),
-    log:
-        logs("salakhutdinov2010/exact_check.log"),
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        **S10_FINAL_AIS,
-        code=code_version("salakhutdinov2010/exact_check.py"),
-        cfg=settings("salakhutdinov2010", "exact_check"),
-        tolerance=S10_CALIBRATION_TOLERANCE,
-        seed=SEED,
-        profile=PROFILE,
-    script:
-        "../scripts/salakhutdinov2010/exact_check.py"
+include: "salakhutdinov2010_exact_check.smk"
 
 
 rule salakhutdinov2010_claims:
@@ -509,88 +373,7 @@ rule salakhutdinov2010_claims:
         "../scripts/salakhutdinov2010/claims.py"
 
 
-# Published models (issue 51): a training's final parameters, CAST's records and its evaluation, for a run that
-# outlives the machine it started on. export_model writes them under results; a run whose config names their
-# directory (adopt_dir) takes every training and pretraining found there instead of making it again.
-S10_PUBLISHED = "salakhutdinov2010/published_models/seed{repeat}"
-
-
-rule salakhutdinov2010_export_model:
-    input:
-        model=rules.salakhutdinov2010_train.output.model,
-        curve=rules.salakhutdinov2010_evaluate.output.curve,
-        final=rules.salakhutdinov2010_evaluate.output.final,
-    output:
-        model=results(f"{S10_PUBLISHED}/{{algorithm}}.npz"),
-        curve=results(f"{S10_PUBLISHED}/{{algorithm}}_curve.csv"),
-        final=results(f"{S10_PUBLISHED}/{{algorithm}}_final.json"),
-    log:
-        logs("salakhutdinov2010/export_model_seed{repeat}_{algorithm}.log"),
-    wildcard_constraints:
-        algorithm=S10_ALG_PATTERN,
-        repeat=r"\d+",
-    conda:
-        CONDA_ENV
-    params:
-        code=code_version("salakhutdinov2010/export_model.py"),
-        cfg=settings("salakhutdinov2010", "evaluation"),
-    script:
-        "../scripts/salakhutdinov2010/export_model.py"
-
-
-S10_ADOPT_DIR = (S10.get("adopt_dir") or "").rstrip("/")
-S10_ADOPTED = adopted_models(S10_ADOPT_DIR, S10_SEEDS, S10_ALGS)
-
-if S10_ADOPTED["pretrained"]:
-
-    rule salakhutdinov2010_adopt_pretrained:
-        input:
-            model=f"{S10_ADOPT_DIR}/seed{{repeat}}/pretrained.npz",
-        output:
-            model=rules.salakhutdinov2010_pretrain.output.model,
-        log:
-            logs("salakhutdinov2010/adopt_pretrained_seed{repeat}.log"),
-        wildcard_constraints:
-            repeat="|".join(map(str, S10_ADOPTED["pretrained"])),
-        conda:
-            CONDA_ENV
-        params:
-            code=code_version("salakhutdinov2010/adopt_pretrained.py"),
-            cfg=rules.salakhutdinov2010_pretrain.params.cfg,
-            seed=SEED,
-        script:
-            "../scripts/salakhutdinov2010/adopt_pretrained.py"
-
-    ruleorder: salakhutdinov2010_adopt_pretrained > salakhutdinov2010_pretrain
-
-
-if S10_ADOPTED["algorithms"]:
-
-    rule salakhutdinov2010_adopt_model:
-        input:
-            model=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}.npz",
-            curve=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}_curve.csv",
-            final=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}_final.json",
-        output:
-            model=rules.salakhutdinov2010_train.output.model,
-            curve=rules.salakhutdinov2010_evaluate.output.curve,
-            final=rules.salakhutdinov2010_evaluate.output.final,
-        log:
-            logs("salakhutdinov2010/adopt_model_seed{repeat}_{algorithm}.log"),
-        wildcard_constraints:
-            algorithm="|".join(re.escape(a) for a in S10_ADOPTED["algorithms"]),
-            repeat="|".join(map(str, S10_ADOPTED["seeds"])),
-        conda:
-            CONDA_ENV
-        params:
-            code=code_version("salakhutdinov2010/adopt_model.py"),
-            cfg=settings("salakhutdinov2010", "train", "evaluation"),
-            seed=SEED,
-        script:
-            "../scripts/salakhutdinov2010/adopt_model.py"
-
-    ruleorder: salakhutdinov2010_adopt_model > salakhutdinov2010_train
-    ruleorder: salakhutdinov2010_adopt_model > salakhutdinov2010_evaluate
+include: "salakhutdinov2010_published.smk"
 
 
 rule salakhutdinov2010:

@@ -17,6 +17,7 @@ COLORS = {
     "Trans-SAP": "tab:green",
     "CAST": "black",
     "SAP-50": "tab:purple",
+    "CAST-perchain": "tab:orange",
 }
 
 
@@ -283,7 +284,7 @@ def plot_cast_tempering(
         "shared Wang-Landau log-weights" if first_reach is None else "per-chain log-weights, mean over fast chains"
     )
     axes[0, 2].set_title("between consecutive swaps")
-    axes[0, 2].legend(loc="lower right", fontsize="small")
+    axes[0, 2].legend(loc="best", fontsize="small")
     finish(fig, path, caption_text)
 
 
