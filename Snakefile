@@ -15,8 +15,8 @@ from pathlib import Path
 
 from snakemake.utils import min_version
 
-from bmrep.cli import clear_stale_locks_at_start, repeated_config_file_options
-from bmrep.config_check import ConfigError, validate_config
+from bmrep.pipeline.cli import clear_stale_locks_at_start, repeated_config_file_options
+from bmrep.pipeline.config_check import ConfigError, validate_config
 from bmrep.learning.checkpoint import remove_accepted
 
 min_version("9.0")
@@ -26,7 +26,7 @@ if _repeated := repeated_config_file_options(sys.argv[1:]):
     sys.exit(_repeated)
 
 # A run killed with SIGKILL leaves its locks: the same command would stop with "Directory cannot be
-# locked". Remove them when no live Snakemake process in this directory holds them (bmrep.cli).
+# locked". Remove them when no live Snakemake process in this directory holds them (bmrep.pipeline.cli).
 clear_stale_locks_at_start(sys.argv[1:])
 
 

@@ -26,13 +26,13 @@ from threadpoolctl import threadpool_limits
 from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.rts import TemperingStats, run_simulated_tempering, uniform_log_prior
 from bmrep.models.rbm import RBM
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.simulated_tempering import rbm_step
 from bmrep.sampling.streams import ChainStreams
 from bmrep.sampling.tempered_rbm import TemperedRBMChains
 
-# Measure under the malloc settings every pipeline job runs with (bmrep.runtime.setup_job):
+# Measure under the malloc settings every pipeline job runs with (bmrep.pipeline.runtime.setup_job):
 # without them each fresh 0.1-1 MB numpy temporary faults its pages in again, which
 # made a float64 AIS step look 1.6x its products instead of the jobs' 1.3x.
 keep_freed_memory()

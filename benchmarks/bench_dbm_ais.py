@@ -30,9 +30,9 @@ from threadpoolctl import threadpool_limits
 
 from bmrep.experiments.salakhutdinov2010.evaluation import ais_replicates
 from bmrep.models.dbm import DBM
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 
-keep_freed_memory()  # the malloc settings of every pipeline job (bmrep.runtime.setup_job)
+keep_freed_memory()  # the malloc settings of every pipeline job (bmrep.pipeline.runtime.setup_job)
 
 OUT = Path(__file__).resolve().parent / "out" / "dbm_ais.csv"
 # (hidden layers, replicates annealed together): the evaluation's and a calibration shard's

@@ -29,11 +29,11 @@ from bmrep.estimators.ais import ais_log_partition
 from bmrep.learning.dbm_samplers import make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import DBM, mean_field
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.dbm_gibbs import gibbs_sweep, random_chains
 
-# Measure under the malloc settings every pipeline job runs with (bmrep.runtime.setup_job):
+# Measure under the malloc settings every pipeline job runs with (bmrep.pipeline.runtime.setup_job):
 # without them each fresh 0.1-1 MB numpy temporary faults its pages in again, which
 # made a float64 AIS step look 1.6x its products instead of the jobs' 1.3x.
 keep_freed_memory()

@@ -17,10 +17,10 @@ import numpy as np
 
 from bmrep.meanfield.sbn_bound import solve_bound
 from bmrep.models.sbn import random_layered_network
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 from bmrep.seeds import rng
 
-# Measure under the malloc settings every pipeline job runs with (bmrep.runtime.setup_job):
+# Measure under the malloc settings every pipeline job runs with (bmrep.pipeline.runtime.setup_job):
 # without them each fresh 0.1-1 MB numpy temporary faults its pages in again, which
 # made a float64 AIS step look 1.6x its products instead of the jobs' 1.3x.
 keep_freed_memory()

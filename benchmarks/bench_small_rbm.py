@@ -34,11 +34,11 @@ from bmrep.learning.negative_phases import CDChains
 from bmrep.learning.optimizers import SGD
 from bmrep.learning.rbm_training import rbm_gradient, train_rbm
 from bmrep.models.rbm import RBM
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 from bmrep.sampling.operators import Gibbs
 from bmrep.sampling.streams import ChainStreams
 
-keep_freed_memory()  # the jobs' malloc settings (bmrep.runtime.setup_job)
+keep_freed_memory()  # the jobs' malloc settings (bmrep.pipeline.runtime.setup_job)
 OUT = Path(__file__).resolve().parent / "out" / "small_rbm.csv"
 SIZES = [(16, 16), (784, 10)]
 BATCH, N_DATA, LR = 100, 1000, 0.05

@@ -22,10 +22,10 @@ from sklearn.neural_network import BernoulliRBM
 from threadpoolctl import threadpool_limits
 
 from bmrep.models.rbm import RBM
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 from bmrep.sampling import ChainStreams, FlipTheState, Gibbs, _kernels
 
-# Measure under the malloc settings every pipeline job runs with (bmrep.runtime.setup_job):
+# Measure under the malloc settings every pipeline job runs with (bmrep.pipeline.runtime.setup_job):
 # without them each fresh 0.1-1 MB numpy temporary faults its pages in again, which
 # made a float64 AIS step look 1.6x its products instead of the jobs' 1.3x.
 keep_freed_memory()

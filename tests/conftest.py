@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 from testsystems import TEMPERED_SYSTEMS
 
 # as in every workflow job: freed numpy temporaries stay in the process (fewer page faults)
@@ -89,7 +89,7 @@ def smoke_run(tmp_path_factory):
     The screenshots go where ``make report`` puts them (``<figures_dir>/report/``), so that a
     publication of this run carries them among its figures.
     """
-    from bmrep import browser
+    from bmrep.pipeline import browser
 
     tmp = tmp_path_factory.mktemp("smoke")
     res, fig = tmp / "results", tmp / "figures"

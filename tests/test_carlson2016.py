@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.code_digest import library_files
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.fig1 import fig1_exact_log_z, fig1_seed
 from bmrep.experiments.carlson2016.fig2 import fig2_gaussian_mixture_repeat, fig2_reference
@@ -15,6 +14,7 @@ from bmrep.experiments.carlson2016.fig4 import fig4_run, rao_blackwell_ti
 from bmrep.experiments.carlson2016.shards import concat_frames, frame_arrays
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
+from bmrep.pipeline.code_digest import library_files
 
 SEED = 20261121
 ROOT = Path(__file__).resolve().parents[1]

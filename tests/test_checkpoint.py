@@ -289,7 +289,7 @@ def test_a_foreign_checkpoint_restarts_the_training_from_update_0(tmp_path):
 
 
 def test_the_job_key_holds_params_wildcards_and_input_digests(tmp_path):
-    from bmrep.runtime import training_checkpoint
+    from bmrep.pipeline.runtime import training_checkpoint
 
     class Named(dict):
         def __iter__(self):

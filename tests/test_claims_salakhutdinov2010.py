@@ -12,8 +12,8 @@ from bmrep.claims.core import Results, evaluate
 from bmrep.claims.salakhutdinov2010 import claims
 from bmrep.claims.salakhutdinov2010_ais import drift_onset, exact_diagnostics
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
-from bmrep.code_digest import PACKAGE_ROOT, library_files
 from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_comparison, swap_table
+from bmrep.pipeline.code_digest import PACKAGE_ROOT, library_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"

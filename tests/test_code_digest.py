@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bmrep.code_digest import PACKAGE_ROOT, library_files, module_file, source_digest
+from bmrep.pipeline.code_digest import PACKAGE_ROOT, library_files, module_file, source_digest
 
 ROOT = Path(__file__).resolve().parents[1]
 

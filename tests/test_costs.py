@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep import costs, runtime, slurm_resources
+from bmrep.pipeline import costs, runtime, slurm_resources
 from conftest import ROOT
 
 
@@ -226,7 +226,7 @@ def test_cost_scaling_names_real_rules_and_config_keys():
     import copy
     import re
 
-    from bmrep.config_check import deep_merge
+    from bmrep.pipeline.config_check import deep_merge
     from conftest import ROOT
 
     rules = set(
@@ -295,7 +295,7 @@ DOT = """digraph snakemake_dag {
 
 
 def test_the_critical_path_follows_the_rule_graph_and_each_rules_slowest_job(tmp_path):
-    from bmrep import timeline
+    from bmrep.pipeline import timeline
 
     needs = timeline.parse_rule_graph(DOT)
     assert needs["all"] == {"saul1996_fig5", "carlson2016_fig1"} and needs["saul1996_fig5_shard"] == {"data_mnist"}

@@ -7,7 +7,7 @@ import copy
 import pytest
 import yaml
 
-from bmrep.config_check import deep_merge, validate_config
+from bmrep.pipeline.config_check import deep_merge, validate_config
 from conftest import ROOT
 
 EVIDENCE = sorted((ROOT / "config/evidence").glob("*.yaml"))

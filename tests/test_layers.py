@@ -1,10 +1,9 @@
 """The library's layers: no upward or sibling import, no import cycle, no module over 400 lines.
 
-Layers, lowest first (``tests/layering.py``): utilities (special, seeds, io,
-config_check, code_digest, result_manifest, slurm_resources, ...) < datasets < models < sampling <
-estimators | meanfield < learning < diagnostics < experiments <
-claims | plotting | runtime | trace (``|``: siblings that must not import
-each other). Issue 16, item 4.
+Layers, lowest first (``tests/layering.py``): the science's utilities (special, seeds, io, progress) <
+datasets < models < sampling < estimators | meanfield < learning < diagnostics < experiments <
+claims | plotting (``|``: siblings that must not import each other) < the pipeline wing
+(``bmrep.pipeline``), which the science never imports. Issues 16 (item 4) and 53.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from layering import import_cycles, violations
+from layering import LAYERS, import_cycles, violations
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "bmrep"
 MAX_LINES = 400
@@ -33,6 +32,21 @@ def test_no_module_level_import_cycle():
     """A lazy import inside a function that dodges a cycle still closes it here."""
     cycles = import_cycles(PACKAGE, "module")
     assert len(cycles) == 0, f"{len(cycles)} module-level import cycles: {cycles}"
+
+
+LOOSE_MODULES_MAX = 6  # issue 53: the package's front room holds the science's utilities, not the pipeline
+
+
+def test_the_pipeline_wing_is_the_top_floor_and_the_front_room_is_small():
+    """bmrep.pipeline is the one unit of the top layer, so the violations test above fails on any import of it
+    by the science; every pipeline-only module is in it, and the package holds few loose modules (issue 53)."""
+    assert LAYERS[-1] == (frozenset({"pipeline"}), False)
+    assert all("pipeline" not in units for units, _ in LAYERS[:-1])
+    loose = sorted(f.name for f in PACKAGE.iterdir() if f.suffix in (".py", ".pyx"))
+    assert len(loose) <= LOOSE_MODULES_MAX, loose
+    pipeline_only = ("cli", "runtime", "config_check", "code_digest", "provenance", "costs", "slurm_resources",
+                     "timeline", "publish", "published", "result_manifest", "browser", "trace")  # fmt: skip
+    assert all((PACKAGE / "pipeline" / f"{m}.py").is_file() for m in pipeline_only)
 
 
 @pytest.mark.parametrize("suffix", [".py", ".pyx"])

@@ -1,8 +1,8 @@
-"""The README's block of published verdicts (bmrep.published), on publications written here."""
+"""The README's block of published verdicts (bmrep.pipeline.published), on publications written here."""
 
 from __future__ import annotations
 
-from bmrep import published
+from bmrep.pipeline import published
 
 MD = """# Replication summary
 

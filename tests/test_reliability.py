@@ -18,15 +18,15 @@ import pytest
 import yaml
 
 from bmrep import io
-from bmrep.cli import check_args, dotted_override, repeated_config_file_options
+from bmrep.pipeline.cli import check_args, dotted_override, repeated_config_file_options
+from bmrep.pipeline.runtime import keep_freed_memory
 from bmrep.progress import track
-from bmrep.runtime import keep_freed_memory
 from conftest import ROOT, run_snakemake
 
 
 def _bmrep_run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "bmrep.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "bmrep.pipeline.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
 
 
@@ -205,20 +205,21 @@ def test_progress_is_quiet_for_short_loops_and_reports_long_ones_from_the_thresh
 # 7. One BLAS thread per job (determinism), documented with how to change it.
 def test_jobs_run_one_blas_thread_and_the_readme_says_why():
     script = (
-        "from bmrep.runtime import limit_threads; limit_threads(1); import numpy, threadpoolctl; "
+        "from bmrep.pipeline.runtime import limit_threads; limit_threads(1); import numpy, threadpoolctl; "
         "print(max(p['num_threads'] for p in threadpoolctl.threadpool_info()))"
     )
     env = {**os.environ, "OMP_NUM_THREADS": "2", "OPENBLAS_NUM_THREADS": "2"}
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "1"
-    readme = (ROOT / "README.md").read_text()
-    assert "One BLAS thread per job" in readme and "--set-threads" in readme
+    running = (ROOT / "docs" / "running.md").read_text()  # linked from the README
+    assert "One BLAS thread per job" in running and "--set-threads" in running
+    assert "one BLAS thread" in (ROOT / "README.md").read_text()
 
 
 # 7b. Freed numpy temporaries stay in the job's process: no page faults for each new one.
 _FAULTS = """
 import resource, sys, numpy as np
-from bmrep.runtime import keep_freed_memory
+from bmrep.pipeline.runtime import keep_freed_memory
 if sys.argv[1] == "keep":
     assert keep_freed_memory()
 x = np.ones(1_000_000)
@@ -255,7 +256,7 @@ def test_stale_locks_are_cleared_only_when_no_live_run_holds_them(tmp_path, caps
     import json
     import socket
 
-    from bmrep.cli import LOCK_OWNER, clear_stale_locks
+    from bmrep.pipeline.cli import LOCK_OWNER, clear_stale_locks
 
     locks = tmp_path / ".snakemake/locks"
     locks.mkdir(parents=True)

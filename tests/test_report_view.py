@@ -14,7 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from bmrep import browser
+from bmrep.pipeline import browser
 
 pytestmark = [pytest.mark.workflow, pytest.mark.checkout]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bmrep.result_manifest import file_digest
+from bmrep.pipeline.result_manifest import file_digest
 from conftest import ROOT, SNAKEMAKE, copy_checkout, snakemake_in
 
 pytestmark = pytest.mark.workflow
@@ -48,7 +48,7 @@ def _env(ws: Path) -> dict:
 
 def _bmrep_run(ws: Path) -> list[str]:
     """``make run``'s command in the copy: bmrep-run with the copy's ``bmrep``."""
-    return [sys.executable, "-m", "bmrep.cli", "--cores", "1", *TARGET]
+    return [sys.executable, "-m", "bmrep.pipeline.cli", "--cores", "1", *TARGET]
 
 
 def _plain_snakemake() -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from bmrep import costs, runtime, timeline
+from bmrep.pipeline import costs, runtime, timeline
 
 
 def _log(path, rule, start, startup, end, cpu, wall, startup_cpu=None):

@@ -1,4 +1,4 @@
-"""bmrep.trace: the library calls of a script (static) and the chain of a real target (smoke profile)."""
+"""bmrep.pipeline.trace: the library calls of a script (static) and the chain of a real target (smoke profile)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from bmrep.trace import definition, library_calls
+from bmrep.pipeline.trace import definition, library_calls
 from conftest import ROOT
 
 
@@ -66,7 +66,12 @@ def _trace(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     return subprocess.run(
-        [sys.executable, "-m", "bmrep.trace", *args], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env
+        [sys.executable, "-m", "bmrep.pipeline.trace", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
     )
 
 
@@ -88,7 +93,7 @@ def test_trace_of_a_smoke_figure_names_the_chain_and_runs_nothing(tmp_path):
     order = [out.index(f"rule {r} ") for r in ("carlson2016_fig3", "carlson2016_train_mnist", "data_mnist_binary")]
     assert order == sorted(order), out
     assert "  rule carlson2016_fig3_shard  [" in out and "method=" in out
-    assert "bmrep.runtime: setup_job" in out
+    assert "bmrep.pipeline.runtime: setup_job" in out
     assert not res.exists() and not fig.exists(), "trace ran a job"
 
 
@@ -99,6 +104,6 @@ def test_trace_of_a_path_no_rule_makes_is_one_line():
     assert proc.returncode == 1
     assert proc.stdout == ""
     assert proc.stderr.strip().splitlines() == [
-        "bmrep.trace: no rule makes figures/carlson2016/fig3.png "
+        "bmrep.pipeline.trace: no rule makes figures/carlson2016/fig3.png "
         "(this profile writes under results/smoke/ and figures/smoke/)"
     ]

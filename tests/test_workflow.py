@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep import browser
+from bmrep.pipeline import browser
 from conftest import ROOT, run_snakemake
 
 PROFILES = {"default": [], "smoke": ["--configfile=config/smoke.yaml"], "paper": ["--configfile=config/paper.yaml"]}

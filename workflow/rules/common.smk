@@ -9,8 +9,8 @@ import os
 import sys
 from pathlib import Path
 
-from bmrep.code_digest import source_digest
-from bmrep.config_check import ConfigError, validate_config
+from bmrep.pipeline.code_digest import source_digest
+from bmrep.pipeline.config_check import ConfigError, validate_config
 from bmrep.seeds import shard_ranges
 
 # The software environment of all rules (for conda users, --sdm conda).

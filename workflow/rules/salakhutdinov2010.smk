@@ -275,7 +275,7 @@ rule salakhutdinov2010_cast_perchain_tempering:
     output:
         fig=report(
             figures("salakhutdinov2010/cast_perchain_tempering.png"),
-            caption="../report/salakhutdinov2010_cast_tempering.rst",
+            caption="../report/salakhutdinov2010_cast_perchain_tempering.rst",
             category="salakhutdinov2010",
         ),
         occupancy=results("salakhutdinov2010/cast_perchain_occupancy.csv"),

@@ -4,7 +4,7 @@ from bmrep.experiments.bruegge2013.autocorrelation import autocorrelation_runs
 from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
 from bmrep.experiments.bruegge2013.models import unstack_models
 from bmrep.io import load_npz, save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 w, p = snakemake.wildcards, snakemake.params  # noqa: F821

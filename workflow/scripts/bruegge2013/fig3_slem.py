@@ -4,9 +4,9 @@ import pandas as pd
 
 from bmrep.experiments.bruegge2013.summaries import slem_fractions
 from bmrep.io import write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.bruegge2013 import fig3_slem
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 p = snakemake.params  # noqa: F821

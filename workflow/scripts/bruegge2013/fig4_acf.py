@@ -4,9 +4,9 @@ import numpy as np
 
 from bmrep.experiments.bruegge2013.recipes import recipe_label
 from bmrep.io import load_npz
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.bruegge2013 import fig4_acf
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 p = snakemake.params  # noqa: F821

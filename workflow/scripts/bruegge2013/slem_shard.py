@@ -2,7 +2,7 @@
 
 from bmrep.experiments.bruegge2013.slem import slem_study
 from bmrep.io import write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 p = snakemake.params  # noqa: F821

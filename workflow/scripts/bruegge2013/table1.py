@@ -4,7 +4,7 @@ import pandas as pd
 
 from bmrep.experiments.bruegge2013.summaries import table1
 from bmrep.io import load_npz, write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 rows = []

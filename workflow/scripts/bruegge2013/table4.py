@@ -2,7 +2,7 @@
 
 from bmrep.experiments.bruegge2013.summaries import merge_shards, table4
 from bmrep.io import load_npz, write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 p = snakemake.params  # noqa: F821

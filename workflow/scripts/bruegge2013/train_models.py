@@ -3,7 +3,7 @@
 from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
 from bmrep.experiments.bruegge2013.train import train_models
 from bmrep.io import load_npz, save_model
-from bmrep.runtime import setup_job, training_checkpoint
+from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, _ = setup_job(snakemake)  # noqa: F821
 w, p = snakemake.wildcards, snakemake.params  # noqa: F821

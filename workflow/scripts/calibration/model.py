@@ -2,7 +2,7 @@
 
 from bmrep.experiments.calibration.models import build_model
 from bmrep.io import load_npz, save_model
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

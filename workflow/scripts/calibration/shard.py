@@ -3,7 +3,7 @@
 from bmrep.experiments.calibration.replicates import replicate_shard
 from bmrep.experiments.carlson2016.shards import frame_arrays
 from bmrep.io import load_model, save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -8,9 +8,9 @@ from bmrep.experiments.calibration.summary import (
 )
 from bmrep.experiments.carlson2016.shards import concat_frames
 from bmrep.io import load_model, load_npz, write_csv, write_text
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.calibration import plot_coverage, plot_rmse
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

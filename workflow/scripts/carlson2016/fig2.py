@@ -3,9 +3,9 @@
 from bmrep.experiments.carlson2016.shards import concat_frames
 from bmrep.experiments.carlson2016.summaries import fig2_rmse
 from bmrep.io import load_npz, write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.carlson2016 import plot_fig2
 from bmrep.plotting.style import caption, configured
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -3,7 +3,7 @@
 from bmrep.experiments.carlson2016.fig2 import fig2_reference
 from bmrep.experiments.carlson2016.shards import frame_arrays
 from bmrep.io import save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

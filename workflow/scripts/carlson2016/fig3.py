@@ -5,9 +5,9 @@ import pandas as pd
 from bmrep.experiments.carlson2016.shards import concat_frames
 from bmrep.experiments.carlson2016.summaries import fig3_bracket, fig3_summary
 from bmrep.io import load_npz, write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.carlson2016 import plot_fig3
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -2,7 +2,7 @@
 
 from bmrep.experiments.carlson2016.fig3 import fig3_inputs, fig3_truth_run
 from bmrep.io import load_model, load_npz, write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -7,7 +7,7 @@ from bmrep.experiments.carlson2016.fig4 import fig4_run
 from bmrep.experiments.carlson2016.shards import frame_arrays
 from bmrep.io import load_model, load_npz, save_npz
 from bmrep.models.rbm import RBM
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -2,7 +2,7 @@
 
 from bmrep.experiments.carlson2016.train import train_mnist_rbm
 from bmrep.io import load_npz, save_model
-from bmrep.runtime import setup_job, training_checkpoint
+from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

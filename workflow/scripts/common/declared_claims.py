@@ -11,7 +11,7 @@ import pandas as pd
 from bmrep.claims import bruegge2013, calibration, carlson2016, salakhutdinov2010, saul1996, yokoyama2019
 from bmrep.claims.summary import declared_rows
 from bmrep.io import write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)
 modules = dict(saul1996=saul1996, yokoyama2019=yokoyama2019, salakhutdinov2010=salakhutdinov2010,

@@ -6,8 +6,8 @@ import time
 from bmrep.claims.report_pages import render_report_front, render_verdict_page
 from bmrep.claims.summary import read_claims, write_summary
 from bmrep.io import write_text
-from bmrep.provenance import commit
-from bmrep.runtime import setup_job
+from bmrep.pipeline.provenance import commit
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)
 out, p = snakemake.output, snakemake.params

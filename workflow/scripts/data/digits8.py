@@ -2,7 +2,7 @@
 
 from bmrep.datasets.derived import digits8
 from bmrep.io import save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import rng
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Fetch one raw file (mirror first, then public URLs) and verify its SHA-256."""
 
 from bmrep.datasets.sources import RAW_FILES, fetch, resolve_mirror
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 raw = RAW_FILES[snakemake.wildcards.raw]  # noqa: F821

@@ -3,7 +3,7 @@
 from bmrep.datasets import derived
 from bmrep.datasets.readers import read_idx
 from bmrep.io import save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 if snakemake.params.synthetic:  # noqa: F821

@@ -2,7 +2,7 @@
 
 from bmrep.datasets.derived import mnist8
 from bmrep.io import load_npz, save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import rng
 
 log, _ = setup_job(snakemake)  # noqa: F821

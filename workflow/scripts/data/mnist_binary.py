@@ -2,7 +2,7 @@
 
 from bmrep.datasets.derived import binarize_mnist
 from bmrep.io import load_npz, save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 d = load_npz(snakemake.input[0])  # noqa: F821

@@ -3,7 +3,7 @@
 from bmrep.datasets.derived import usps8
 from bmrep.datasets.readers import read_usps_h5
 from bmrep.io import save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import rng
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -15,9 +15,9 @@ from bmrep.experiments.salakhutdinov2010.tempering import (
     swap_table,
 )
 from bmrep.io import load_model, write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.salakhutdinov2010 import plot_cast_tempering
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -2,7 +2,7 @@
 
 from bmrep.claims.salakhutdinov2010 import claims
 from bmrep.claims.summary import decide_and_write
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 decide_and_write(claims, snakemake.input, snakemake.params, snakemake.output[0], log)  # noqa: F821

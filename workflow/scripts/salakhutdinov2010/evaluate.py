@@ -3,7 +3,7 @@
 from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.evaluation import evaluate
 from bmrep.io import load_model, load_npz, write_csv, write_json
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -2,9 +2,9 @@
 
 from bmrep.experiments.salakhutdinov2010.exact_check import combine
 from bmrep.io import load_npz, read_json, write_json
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.salakhutdinov2010 import plot_ais_exact_check
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -2,7 +2,7 @@
 
 from bmrep.experiments.salakhutdinov2010.exact_check import diagnostics, model_from_arrays
 from bmrep.io import load_model, write_json
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

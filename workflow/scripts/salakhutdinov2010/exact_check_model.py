@@ -3,7 +3,7 @@
 from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.exact_check import exact_model, model_arrays
 from bmrep.io import load_npz, save_model, write_json
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

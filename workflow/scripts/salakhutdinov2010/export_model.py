@@ -2,7 +2,7 @@
 
 from bmrep.experiments.salakhutdinov2010.trained import published_model
 from bmrep.io import copy_file, load_model, save_model
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -2,9 +2,9 @@
 
 from bmrep.experiments.salakhutdinov2010.toy import fig2_toy
 from bmrep.io import write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.salakhutdinov2010 import plot_fig2
 from bmrep.plotting.style import caption, configured
-from bmrep.runtime import setup_job
 
 log, settings = setup_job(snakemake)  # noqa: F821
 cfg = settings["fig2"]

@@ -3,9 +3,9 @@
 import pandas as pd
 
 from bmrep.io import write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.salakhutdinov2010 import plot_bound_curves
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -10,9 +10,9 @@ from bmrep.experiments.salakhutdinov2010.sampling import (
 )
 from bmrep.io import load_model, load_npz, save_npz, write_json
 from bmrep.models.dbm import DBM
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.salakhutdinov2010 import plot_samples, plot_temperature
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

@@ -3,7 +3,7 @@
 from bmrep.experiments.salakhutdinov2010.exact_check import model_from_arrays
 from bmrep.experiments.salakhutdinov2010.ladder_selection import selection_table
 from bmrep.io import load_model, read_json, write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

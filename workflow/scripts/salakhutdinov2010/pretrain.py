@@ -5,7 +5,7 @@ import time
 from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.train import pretrain
 from bmrep.io import load_npz, save_model
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

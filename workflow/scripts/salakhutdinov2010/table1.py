@@ -2,7 +2,7 @@
 
 from bmrep.experiments.salakhutdinov2010.summaries import ladder_check_table, paired_differences, table1
 from bmrep.io import read_json, write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

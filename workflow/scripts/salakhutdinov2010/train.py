@@ -7,7 +7,7 @@ from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.train import train
 from bmrep.io import load_model, load_npz, save_model
 from bmrep.models.dbm import DBM
-from bmrep.runtime import setup_job, training_checkpoint
+from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821

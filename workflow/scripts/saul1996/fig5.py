@@ -2,9 +2,9 @@
 
 from bmrep.experiments.saul1996.summaries import fig5_summary, merge_fig5_shards
 from bmrep.io import load_npz, write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.saul1996 import plot_fig5
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 out = snakemake.output  # noqa: F821

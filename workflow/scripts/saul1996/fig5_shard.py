@@ -2,7 +2,7 @@
 
 from bmrep.experiments.saul1996.fig5 import fig5_networks
 from bmrep.io import save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import shard_ranges
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -4,7 +4,7 @@ import numpy as np
 
 from bmrep.datasets.derived import resplit_per_digit
 from bmrep.io import load_npz, save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import rng
 
 log, _ = setup_job(snakemake)  # noqa: F821

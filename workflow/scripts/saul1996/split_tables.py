@@ -4,7 +4,7 @@ import numpy as np
 
 from bmrep.experiments.saul1996.tables import classification_tables
 from bmrep.io import load_npz, write_csv
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import seed_sequence
 
 log, cfg = setup_job(snakemake)  # noqa: F821

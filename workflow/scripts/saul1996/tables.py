@@ -2,9 +2,9 @@
 
 from bmrep.experiments.saul1996.tables import combine_splits
 from bmrep.io import load_table, write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.saul1996 import plot_confusion
 from bmrep.plotting.style import caption
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 inp, out, p = snakemake.input, snakemake.output, snakemake.params  # noqa: F821

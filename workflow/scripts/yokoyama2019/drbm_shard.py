@@ -6,7 +6,7 @@ from bmrep.experiments.yokoyama2019.train_drbm import (
     noisy_test_set,
 )
 from bmrep.io import load_npz, save_npz
-from bmrep.runtime import setup_job
+from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import shard_ranges
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -2,9 +2,9 @@
 
 from bmrep.experiments.yokoyama2019.toy import toy_table
 from bmrep.io import write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.style import caption
 from bmrep.plotting.yokoyama2019 import plot_toy
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 curves, stars = toy_table(cfg["s_values"], cfg["beta"], cfg["n_hidden"], cfg["w_max"], cfg["n_points"])

@@ -8,9 +8,9 @@ from bmrep.experiments.yokoyama2019.summaries import (
     merge_shards,
 )
 from bmrep.io import load_npz, write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.style import caption, configured
 from bmrep.plotting.yokoyama2019 import plot_drbm
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 arrays = merge_shards([load_npz(p) for p in snakemake.input])  # noqa: F821

@@ -9,9 +9,9 @@ from bmrep.experiments.yokoyama2019.summaries import (
     merge_shards,
 )
 from bmrep.io import load_npz, write_csv
+from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.style import caption
 from bmrep.plotting.yokoyama2019 import plot_curves_by_R
-from bmrep.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 metric = snakemake.params.metric  # noqa: F821

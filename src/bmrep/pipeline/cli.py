@@ -3,7 +3,7 @@
 Snakemake reads ``--configfile`` and ``--config`` before it reads the
 Snakefile, so a missing file, a YAML syntax error or a dotted ``--config``
 key ends in a traceback there, before the workflow's own one-line checks
-(:mod:`bmrep.config_check`) can run. ``bmrep-run`` (what ``make run`` calls)
+(:mod:`bmrep.pipeline.config_check`) can run. ``bmrep-run`` (what ``make run`` calls)
 takes the same arguments as ``snakemake`` and, before handing them over:
 
 - merges repeated ``--configfile`` options into one, in order (Snakemake

@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 
 PACKAGE = "bmrep"
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 SOURCE_SUFFIXES = (".py", ".pyx")
 # what a compiled module pulls in besides imports: headers (relative to the including file) and .pxd files
 _EXTERN = re.compile(r'^\s*cdef\s+extern\s+from\s+"([^"<>]+)"', re.M)

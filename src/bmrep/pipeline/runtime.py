@@ -2,7 +2,7 @@
 
 A workflow script starts with::
 
-    from bmrep.runtime import setup_job
+    from bmrep.pipeline.runtime import setup_job
     log, cfg = setup_job(snakemake)
 
 ``setup_job`` sends Python logging (and uncaught exceptions) to the rule's
@@ -10,7 +10,7 @@ A workflow script starts with::
 ``threads:``, keeps freed memory in the process (:func:`keep_freed_memory`),
 and returns the job's logger and its ``params.cfg`` (if any).
 When the job ends it logs what it used (:data:`RESOURCES_LINE`: CPU seconds,
-wall seconds, peak resident memory), which ``bmrep.costs`` reads back into
+wall seconds, peak resident memory), which ``bmrep.pipeline.costs`` reads back into
 the per-rule cost table.
 """
 
@@ -72,7 +72,7 @@ def keep_freed_memory() -> bool:
 
 RESOURCES_LINE = "job resources: cpu {cpu:.2f} s, wall {wall:.2f} s, max rss {rss:.1f} MB"
 # What the job spent before its script's first line of work: the interpreter, Snakemake's script
-# preamble (unpickling its job object imports Snakemake) and the script's imports (bmrep.timeline).
+# preamble (unpickling its job object imports Snakemake) and the script's imports (bmrep.pipeline.timeline).
 STARTUP_LINE = "job start-up: cpu {cpu:.2f} s, wall {wall:.2f} s"
 
 
@@ -147,8 +147,8 @@ def training_checkpoint(snakemake, log: logging.Logger | None = None):
     job: the workflow deletes it once Snakemake has kept the output
     (:func:`bmrep.learning.checkpoint.remove_accepted`).
     """
-    from .io import sha256_of
-    from .learning.checkpoint import SUFFIX, Checkpoint
+    from ..io import sha256_of
+    from ..learning.checkpoint import SUFFIX, Checkpoint
 
     every = int((snakemake.config.get("checkpoint_every") or {}).get(snakemake.rule, 0))
     out = Path(snakemake.output[0])

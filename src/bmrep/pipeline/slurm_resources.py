@@ -1,4 +1,4 @@
-"""The SLURM profile's per-rule resources, from the cost table of :mod:`bmrep.costs`.
+"""The SLURM profile's per-rule resources, from the cost table of :mod:`bmrep.pipeline.costs`.
 
 No submission asks for more than the partition allows: the profile's
 ``partition.yaml`` sets ``runtime_cap_min`` (24 h). A rule estimated longer
@@ -7,7 +7,7 @@ retries (``preemptible-retries`` of them): SLURM kills it at the time limit,
 Snakemake submits it again, and it resumes from its last checkpoint
 (``checkpoint_every.<rule>``), so it finishes over several submissions. A rule
 estimated longer that does not checkpoint gets the cap and a warning (retrying
-it would start it over). ``python -m bmrep.costs --slurm-profile`` rewrites the
+it would start it over). ``python -m bmrep.pipeline.costs --slurm-profile`` rewrites the
 profile from ``config/costs.csv`` after the cap is changed, no run needed.
 """
 

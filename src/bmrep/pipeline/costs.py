@@ -12,7 +12,7 @@ name -> keys (:func:`rule_keys`); their paper/measured ratios multiply), and mul
 memory with headroom). ``make costs`` runs it after a default run.
 
 The SLURM profile's block, and what a rule estimated above the partition's
-limit gets, are in :mod:`bmrep.slurm_resources`.
+limit gets, are in :mod:`bmrep.pipeline.slurm_resources`.
 
 This is an extrapolation, not a promise: work that does not scale with the
 listed keys (a different model size, a different number of chains) shows in
@@ -40,7 +40,7 @@ from .slurm_resources import SLURM_PROFILE, runtime_cap, write_slurm_profile
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
 OUTPUTS = re.compile(r"INFO rule \S+, threads \d+, outputs (\[.*\])")
 USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d.]+) MB")
-# the log line's time (bmrep.runtime's format: asctime first) of the resources line: when the job ended
+# the log line's time (bmrep.pipeline.runtime's format: asctime first) of the resources line: when the job ended
 ENDED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*job resources: ", re.M)
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
 MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
@@ -330,13 +330,13 @@ def lost_rules(table: pd.DataFrame, previous: pd.DataFrame) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.costs LOGS_DIR``: write config/costs.csv and the SLURM profile's resources; print totals.
+    """``python -m bmrep.pipeline.costs LOGS_DIR``: write config/costs.csv and the SLURM resources; print totals.
 
-    ``python -m bmrep.costs --slurm-profile``: only rewrite the profile's block from config/costs.csv
+    ``python -m bmrep.pipeline.costs --slurm-profile``: only rewrite the profile's block from config/costs.csv
     (after a change of ``runtime_cap_min`` in profiles/slurm/partition.yaml).
     """
     if len(argv) != 1:
-        print("usage: python -m bmrep.costs LOGS_DIR | --slurm-profile   (LOGS_DIR: a default run's job logs)")
+        print("usage: python -m bmrep.pipeline.costs LOGS_DIR | --slurm-profile   (LOGS_DIR: a default run's job logs)")
         return 2
     paper = paper_config()
     if argv[0] == "--slurm-profile":

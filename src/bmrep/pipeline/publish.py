@@ -12,15 +12,15 @@ config) this writes ``docs/results/<profile>/``:
   screenshots (``<figures_dir>/report/``), as PNG at most :data:`MAX_WIDTH`
   pixels wide;
 * ``RUN.md``: commit, profile, config digest, machine, and the wall time and
-  core-minutes per paper measured from the job logs (:func:`bmrep.costs.measure_jobs`).
+  core-minutes per paper measured from the job logs (:func:`bmrep.pipeline.costs.measure_jobs`).
 
 It then rewrites the README's block between :data:`README_BEGIN` and
-:data:`README_END` from ``docs/results/*/`` (:mod:`bmrep.published`).
+:data:`README_END` from ``docs/results/*/`` (:mod:`bmrep.pipeline.published`).
 
 It refuses, with one line, a run that is incomplete or was made by other code:
 ``snakemake -n`` of the run's targets must have nothing to do. Every rule
 carries the digest of the library code its script imports as its ``code``
-param (:mod:`bmrep.code_digest`) and Snakemake reruns a job whose params,
+param (:mod:`bmrep.pipeline.code_digest`) and Snakemake reruns a job whose params,
 script, inputs or outputs changed, so "nothing to do" means every output
 exists and was made by the code of this checkout. The checkout itself must
 have no uncommitted changes (``RUN.md`` names its commit); ``--dirty`` allows
@@ -44,8 +44,8 @@ import pandas as pd
 import yaml
 from PIL import Image
 
+from ..claims.summary import PAPER_TITLES, read_claims, write_summary
 from . import provenance, published
-from .claims.summary import PAPER_TITLES, read_claims, write_summary
 from .config_check import deep_merge
 from .costs import measure_jobs, paper_of_rule
 
@@ -234,8 +234,8 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.publish PROFILE [--out DIR] [--config key=value ...] [--dirty]``."""
-    ap = argparse.ArgumentParser(prog="python -m bmrep.publish", description=__doc__.split("\n\n")[0])
+    """``python -m bmrep.pipeline.publish PROFILE [--out DIR] [--config key=value ...] [--dirty]``."""
+    ap = argparse.ArgumentParser(prog="python -m bmrep.pipeline.publish", description=__doc__.split("\n\n")[0])
     ap.add_argument("profile", help="default or paper (smoke only with --out)")
     ap.add_argument("--out", type=Path, help="where to write (default docs/results/<profile>)")
     ap.add_argument("--config", nargs="*", default=[], help="plain key=value overrides, as given to the run")

@@ -99,9 +99,9 @@ def report_screenshots(report: Path, out_dir: Path, sizes=((1400, 1000), (1600, 
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.browser REPORT.html OUT_DIR``: the report's screenshots (make report)."""
+    """``python -m bmrep.pipeline.browser REPORT.html OUT_DIR``: the report's screenshots (make report)."""
     if len(argv) != 2:
-        print("usage: python -m bmrep.browser REPORT.html OUT_DIR")
+        print("usage: python -m bmrep.pipeline.browser REPORT.html OUT_DIR")
         return 2
     for shot in report_screenshots(Path(argv[0]), Path(argv[1])):
         print(f"wrote {shot}")

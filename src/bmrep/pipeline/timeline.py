@@ -1,8 +1,8 @@
 """Where a run's time went: its longest jobs, its CPU total, and its critical path.
 
-``make timeline`` (``python -m bmrep.timeline results/logs [snakemake args]``)
+``make timeline`` (``python -m bmrep.pipeline.timeline results/logs [snakemake args]``)
 reads the resources line every job writes when it ends
-(``runtime.RESOURCES_LINE``, parsed by :func:`bmrep.costs.measure_jobs`) and
+(``runtime.RESOURCES_LINE``, parsed by :func:`bmrep.pipeline.costs.measure_jobs`) and
 prints
 
 * the ten longest jobs (wall and CPU seconds, rule, log file);
@@ -20,7 +20,7 @@ path)``; the gap between that bound and the measured wall time is scheduling
   span from the first job's start to the last job's end, split into the
   jobs' start-up (process start until ``setup_job``: the interpreter,
   Snakemake's script preamble, the script's imports; its CPU from the line
-  :data:`bmrep.runtime.STARTUP_LINE`, its wall from the log's time stamps),
+  :data:`bmrep.pipeline.runtime.STARTUP_LINE`, its wall from the log's time stamps),
   their work (the rest of each job) and what no job used (Snakemake's
   scheduling between jobs, its own process, idle cores). ``--cores C``
   (default 2) must be the run's; a logs directory holding several runs
@@ -77,7 +77,7 @@ def critical_path(needs: dict[str, set[str]], seconds: dict[str, float]) -> tupl
 
 
 def job_phases(jobs: pd.DataFrame) -> pd.DataFrame:
-    """``jobs`` (of :func:`bmrep.costs.measure_jobs`) with each job's times read from its log.
+    """``jobs`` (of :func:`bmrep.pipeline.costs.measure_jobs`) with each job's times read from its log.
 
     Added columns: ``start`` (s since the epoch; ``end`` is measure_jobs'), ``startup_wall_s``
     and ``startup_cpu_s`` (NaN where the log has no start-up line).
@@ -160,9 +160,12 @@ def report(jobs: pd.DataFrame, needs: dict[str, set[str]], n: int = 10, cores: i
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.timeline LOGS_DIR [--cores C] [snakemake args for the rule graph]``."""
+    """``python -m bmrep.pipeline.timeline LOGS_DIR [--cores C] [snakemake args for the rule graph]``."""
     if not argv:
-        print("usage: python -m bmrep.timeline LOGS_DIR [--cores C] [target --configfile ...]  (e.g. results/logs all)")
+        print(
+            "usage: python -m bmrep.pipeline.timeline LOGS_DIR [--cores C] [target --configfile ...]"
+            "  (e.g. results/logs all)"
+        )
         return 2
     args, cores = list(argv[1:]), 2
     if "--cores" in args:

@@ -1,0 +1,45 @@
+"""The README is a newcomer's page (issue 53): at most 150 lines, the two commands first, every link resolving,
+and the pages it links to under docs/ resolve theirs too."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+# [text](target) links, not images; the target up to a space or the closing parenthesis
+LINK = re.compile(r"(?<!\!)\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def links(page: Path) -> list[str]:
+    return LINK.findall(page.read_text(encoding="utf-8"))
+
+
+def test_the_readme_is_short_and_its_first_commands_are_the_two():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    first_block = re.search(r"```bash\n(.*?)```", text, re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in first_block.splitlines() if line.strip()]
+    assert commands == ["make run CORES=16", "make test"]
+    assert [line for line in text.splitlines() if line.startswith("## ")][:3] == [
+        "## The two commands",
+        "## One figure or one paper",
+        "## Profiles",
+    ]
+    for page in ("running", "cluster", "calibration", "publishing", "development"):
+        assert f"(docs/{page}.md)" in text, page
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_resolves(page):
+    found = links(page)
+    local = [t for t in found if not re.match(r"[a-z]+://|mailto:", t)]
+    missing = [t for t in local if not (page.parent / t.split("#")[0]).exists()]
+    assert not missing, f"{page.relative_to(ROOT)}: links to nothing: {missing}"
+    if page == README:
+        assert len(local) >= 8  # the results, the docs pages, config/README.md, CONTRIBUTING.md
