@@ -45,3 +45,39 @@ def test_block_from_published_files_and_readme_rewrite(tmp_path):
 
 def test_figure_links():
     assert published.figure_links(MD) == ["figures/saul1996/fig5.png", "figures/saul1996/fig2.png"]
+
+
+def test_an_evidence_run_gets_its_line_after_the_profiles(tmp_path):
+    """An evidence run published under docs/results/evidence/<name>/ (make publish PROFILE=evidence/<name>): its
+    line says what it settles (RUN.md) and comes after the profiles'."""
+    pub = tmp_path / "docs" / "results"
+    _publish(pub, "default", "a" * 40)
+    _publish(pub, "evidence/sala_schedule", "c" * 40)
+    run = pub / "evidence/sala_schedule/RUN.md"
+    run.write_text(run.read_text() + "- what it settles: Table 1 at the paper's schedule\n")
+    block = published.block(pub)
+    line = next(x for x in block.splitlines() if x.startswith("**Evidence run"))
+    assert line.startswith(
+        "**Evidence run `sala_schedule`**: Table 1 at the paper's schedule, from commit `cccccccccccc`"
+    )
+    assert f"({pub}/evidence/sala_schedule/REPLICATION.md)" in line
+    assert block.index("default profile") < block.index("Evidence run")
+    assert block.count("- saul1996: 2 reproduced") == 2
+
+
+def test_an_evidence_runs_trainings_come_from_its_published_sidecars(tmp_path):
+    import json
+
+    from bmrep.pipeline.evidence import run_md_lines
+
+    models = tmp_path / "models" / "seed0"
+    models.mkdir(parents=True)
+    (models / "SAP.npz.json").write_text(json.dumps({"repeat": 0, "final_update": 200000, "seconds": 7200.0,
+                                                     "seconds_per_update": 0.036}))  # fmt: skip
+    (models / "pretrained.npz.json").write_text(json.dumps({"repeat": 0, "seconds": 900.0}))
+    cfg = {"description": "Table 1 at the schedule", "salakhutdinov2010": {"adopt_dir": str(tmp_path / "models")}}
+    lines = run_md_lines(cfg, "models/")
+    assert lines[0] == "- what it settles: Table 1 at the schedule"
+    assert "| 0 | SAP | 200000 | 2.00 | 36.0 |" in lines and "| 0 | pretraining |  | 0.25 |  |" in lines
+    assert any("2.2 core-hours in all" in x for x in lines)
+    assert run_md_lines({"salakhutdinov2010": {"adopt_dir": None}}, "models/") == []

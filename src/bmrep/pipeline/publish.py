@@ -45,12 +45,13 @@ import yaml
 from PIL import Image
 
 from ..claims.summary import PAPER_TITLES, read_claims, write_summary
-from . import provenance, published
+from . import evidence, provenance, published
 from .config_check import deep_merge
 from .costs import measure_jobs, paper_of_rule
 
 MAX_WIDTH = 1000  # pixels: a figure as wide as a web page's text column, a few MB for all of them
 PUBLISHED = Path("docs/results")
+KEPT = ("models",)  # subdirectories of a publication that a new publication keeps (an evidence run's models)
 DECLARED = "claims/declared.csv"  # rule declared_claims (workflow/rules/report.smk)
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 
@@ -149,9 +150,10 @@ def cost_table(logs_dir: Path, papers: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[str, float]) -> str:
-    """RUN.md: where and how the published run was made, its cost per paper."""
-    lines = [f"# Run of the {profile} profile", ""]
+def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[str, float], extra=()) -> str:
+    """RUN.md: where and how the published run was made, its cost per paper (``extra``: lines after it)."""
+    title = f"Evidence run {profile.removeprefix(evidence.PREFIX)}" if evidence.is_evidence(profile) else None
+    lines = [f"# {title or f'Run of the {profile} profile'}", ""]
     lines += [f"- commit: `{commit}`" + (" with uncommitted changes (a trial publication)" if dirty else "")]
     lines += [f"- profile: {profile} (config digest `{digest}`)", f"- machine: {provenance.machine()}"]
     span = costs[costs["paper"] == "all jobs"]
@@ -165,7 +167,7 @@ def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[st
         lines.append(f"| {r['paper']} | {int(r['jobs'])} | {r['core-minutes']:.1f} | {r['wall minutes']:.1f} |")
     for paper, hours in not_run.items():
         lines.append(f"| {paper} | not run | about {hours:.1f} core-hours (paper profile, config/costs.csv) | |")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *extra]) + "\n"
 
 
 def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool = False, readme: bool = True) -> Path:
@@ -221,7 +223,13 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
                       titles, notes=notes)  # fmt: skip
         commit = provenance.commit(".") or "unknown"
         costs = cost_table(results_dir / "logs", ran)
-        (staging / "RUN.md").write_text(run_md(profile, commit, bool(changed), config_digest(cfg), costs, not_run))
+        extra = evidence.run_md_lines(cfg, "models/") if evidence.is_evidence(profile) else []
+        (staging / "RUN.md").write_text(
+            run_md(profile, commit, bool(changed), config_digest(cfg), costs, not_run, extra)
+        )
+        for keep in KEPT:  # what the run itself read from the publication: the published models it adopted
+            if (out / keep).is_dir():
+                shutil.move(out / keep, staging / keep)
         if out.exists():
             shutil.rmtree(out)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -236,13 +244,14 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
 def main(argv: list[str]) -> int:
     """``python -m bmrep.pipeline.publish PROFILE [--out DIR] [--config key=value ...] [--dirty]``."""
     ap = argparse.ArgumentParser(prog="python -m bmrep.pipeline.publish", description=__doc__.split("\n\n")[0])
-    ap.add_argument("profile", help="default or paper (smoke only with --out)")
+    ap.add_argument("profile", help="default, paper or evidence/<name> (smoke only with --out)")
     ap.add_argument("--out", type=Path, help="where to write (default docs/results/<profile>)")
     ap.add_argument("--config", nargs="*", default=[], help="plain key=value overrides, as given to the run")
     ap.add_argument("--dirty", action="store_true", help="allow uncommitted changes (RUN.md says so)")
     a = ap.parse_args(argv)
-    if a.out is None and a.profile not in ("default", "paper"):
-        print(f"make publish: only the default and paper profiles go to {PUBLISHED} (got {a.profile!r})")
+    if a.out is None and a.profile not in ("default", "paper") and not evidence.is_evidence(a.profile):
+        print(f"make publish: only the default and paper profiles and evidence runs go to {PUBLISHED} "
+              f"(got {a.profile!r})")  # fmt: skip
         return 2
     out = a.out or PUBLISHED / a.profile
     try:

@@ -45,7 +45,7 @@ def figure_links(replication_md: str) -> list[str]:
 
 
 def block(published: Path) -> str:
-    """The README's block, from ``published/<profile>/`` for each profile published."""
+    """The README's block, from ``published/<profile>/`` for each profile published, then each evidence run."""
     lines = [BEGIN, ""]
     found = [p for p in PROFILES if (published / p / "REPLICATION.md").is_file()]
     if not found:
@@ -55,6 +55,16 @@ def block(published: Path) -> str:
         what = "the default profile" if profile == "default" else "the paper profile (the papers' own settings)"
         lines += [
             f"**Results of {what}**, from commit `{commit_of((d / 'RUN.md').read_text())}` "
+            f"([claim by claim]({d}/REPLICATION.md), [how it ran]({d}/RUN.md)):",
+            "",
+            *paper_lines((d / "REPLICATION.md").read_text()),
+            "",
+        ]
+    for d in sorted(p.parent for p in published.glob("evidence/*/REPLICATION.md")):
+        run = (d / "RUN.md").read_text()
+        what = re.search(r"^- what it settles: (.+)$", run, re.M)
+        lines += [
+            f"**Evidence run `{d.name}`**{': ' + what.group(1) if what else ''}, from commit `{commit_of(run)}` "
             f"([claim by claim]({d}/REPLICATION.md), [how it ran]({d}/RUN.md)):",
             "",
             *paper_lines((d / "REPLICATION.md").read_text()),
