@@ -1,0 +1,66 @@
+"""The paper profile's rehearsal (issue 52): config/rehearsal.yaml, given after config/paper.yaml, keeps every
+rule of the paper profile in its DAG (each runs at least once) while cutting only iteration and repeat counts:
+the shapes the spec names (model sizes, chains, AIS runs, ladder lengths K, data and minibatch sizes, dtypes)
+stay the paper's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from conftest import ROOT, run_snakemake
+
+pytestmark = [pytest.mark.workflow, pytest.mark.checkout]
+
+PAPER, REHEARSAL = "config/paper.yaml", "config/rehearsal.yaml"
+
+
+def job_counts(*configfiles: str) -> dict[str, int]:
+    proc = run_snakemake("-n", "all", "--configfile", *configfiles, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    stats = out[out.index("Job stats:") :]
+    return {m[0]: int(m[1]) for m in re.findall(r"^([a-z][a-z0-9_]+)\s+(\d+)$", stats, re.M) if m[0] != "total"}
+
+
+def test_every_rule_of_the_paper_profile_runs_in_the_rehearsal():
+    paper, rehearsal = job_counts(PAPER), job_counts(PAPER, REHEARSAL)
+    assert set(rehearsal) == set(paper), sorted(set(paper) ^ set(rehearsal))
+    assert all(rehearsal[r] >= 1 for r in paper)
+    assert sum(rehearsal.values()) < sum(paper.values()) / 4  # cut: a fraction of the paper profile's jobs
+
+
+# Keys that set a shape. n_runs is one for an AIS (its chains), a repeat count elsewhere (fig2's toy runs, fig4's
+# runs per K).
+SHAPE = re.compile(
+    r"(^|\.)(n_hidden\d?|n_visible|n_chains|ais_runs|K|Ks|batch_size|n_train|n_test|dtype|sizes|"
+    r"curve_train_subset|n_validation|tt_levels|cast_n_betas|mbar_max_K)$|_ais\.n_runs$"
+)
+
+
+def _leaves(node, path=()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _leaves(v, (*path, k))
+    else:
+        yield ".".join(map(str, path)), node
+
+
+def test_the_rehearsal_keeps_the_papers_shapes():
+    """No key that sets a shape is overridden: sizes of models, chains, AIS runs, ladders K, data, minibatches."""
+    overlay = yaml.safe_load((ROOT / REHEARSAL).read_text())
+    changed = [key for key, _ in _leaves(overlay) if SHAPE.search(key) and not key.startswith("calibration.models")]
+    assert not changed, changed
+    # the pattern does catch shapes (not vacuous)
+    assert all(SHAPE.search(k) for k in ("carlson2016.fig5.n_chains", "salakhutdinov2010.evaluation.final_ais.n_runs",
+                                         "carlson2016.fig4.Ks", "calibration.dtype"))  # fmt: skip
+    assert not SHAPE.search("carlson2016.fig4.n_runs") and not SHAPE.search("salakhutdinov2010.train.n_updates")
+    paper = yaml.safe_load((ROOT / PAPER).read_text())
+    for i, m in enumerate(overlay["calibration"]["models"]):  # the calibration's models: their sizes are the paper's
+        assert {k: v for k, v in m.items() if k != "sweeps"} == {
+            k: v for k, v in paper["calibration"]["models"][i].items() if k != "sweeps"
+        }
+    for i, m in enumerate(overlay["carlson2016"]["fig3"]["models"]):
+        assert m["n_hidden"] == paper["carlson2016"]["fig3"]["models"][i]["n_hidden"]
