@@ -170,8 +170,14 @@ def test_plain_snakemake_killed_resumes_and_a_live_run_keeps_its_locks(tmp_path)
     copy_checkout(ws)
     first = _start(ws, _plain_snakemake())
     _wait_for_jobs(ws, first, 2)
-
-    beside = subprocess.run(_plain_snakemake(), cwd=ws, capture_output=True, text=True, timeout=300, env=_env(ws))
+    # Frozen (the whole process group, its running job too) while the second command starts: live, holding its
+    # locks, with jobs left. Unfrozen, a loaded machine could let the first run finish its last jobs during the
+    # second's start-up, which then has nothing to do and takes no lock (seen once, a CI run beside a training).
+    os.killpg(first.pid, signal.SIGSTOP)
+    try:
+        beside = subprocess.run(_plain_snakemake(), cwd=ws, capture_output=True, text=True, timeout=300, env=_env(ws))
+    finally:
+        os.killpg(first.pid, signal.SIGCONT)
     assert first.poll() is None, "the first run ended while the second started: the live-lock case was not tested"
     out = beside.stdout + beside.stderr
     assert beside.returncode != 0 and "cannot be locked" in out, out[-3000:]
