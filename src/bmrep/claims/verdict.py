@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 
-from scipy import stats
-
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
 INCONCLUSIVE = "inconclusive"
@@ -31,6 +29,10 @@ def k_factor(n: int) -> float:
     """97.5% quantile of Student's t with ``n - 1`` degrees of freedom (n >= 2)."""
     if n < 2:
         raise ValueError(f"k(n) needs n >= 2, got {n}")
+    # imported here, not at the top: every Snakemake parse imports this module (report.smk reads the papers'
+    # titles through claims.summary) and scipy.stats alone takes about 2 s to import
+    from scipy import stats
+
     return float(stats.t.ppf(0.975, n - 1))
 
 
