@@ -4,7 +4,7 @@
 # make run PROFILE=smoke|paper runs another profile; TARGET=<rule or file> one part
 # (e.g. TARGET=figures/saul1996/fig5.png); an interrupted run resumes with the same command.
 # Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make publish, make costs,
-# make timeline, make bench, make cluster-test.
+# make timeline, make bench, make cluster-test, make paper-rehearsal.
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -14,7 +14,7 @@ STAMP  := $(VENV)/.installed
 PYX    := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.h')
 SNAKE  := $(BIN)/snakemake
 
-.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test cluster-test paper-dryrun lint report publish costs timeline bench clean
+.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test cluster-test paper-rehearsal paper-dryrun lint report publish costs timeline bench clean
 
 $(STAMP): pyproject.toml setup.py $(PYX)
 	@command -v chromium >/dev/null || $(MAKE) --no-print-directory chromium
@@ -64,6 +64,12 @@ test: $(STAMP)
 # time limit and one cancelled with scancel, both resumed (ci/cluster_test.sh, tests/test_cluster.py).
 cluster-test: $(STAMP)
 	ci/cluster_test.sh $(BIN)/python
+
+# Every rule of the paper profile at the papers' shapes, counts cut, through profiles/slurm on a one-node SLURM
+# of this machine (as root), at two cuts; writes docs/paper-rehearsal.md (ci/paper_rehearsal.sh; not in CI:
+# about 30 minutes on 2 cores). REHEARSAL_ARGS=--dry-run shows what it would submit.
+paper-rehearsal: $(STAMP)
+	ci/paper_rehearsal.sh $(BIN)/python $(REHEARSAL_ARGS)
 
 paper-dryrun: $(STAMP)
 	$(SNAKE) -n all --configfile config/paper.yaml

@@ -78,11 +78,16 @@ def test_extrapolated_table_and_slurm_block():
     assert row["paper_jobs"] == 4 and row["scale"] == 10.0
     assert row["paper_core_hours"] == pytest.approx(4 * 60 * 10 / 3600, abs=1e-3)
     assert row["runtime_min"] == 30  # 2 x (90 s x 10) = 30 min
-    assert row["mem_mb"] == 1100  # 1.5 x 700 MB, rounded up to 100 MB
+    assert row["mem_mb"] == 1500  # 1.5 x 700 MB + the job's Snakemake processes (450), rounded up to 100 MB
     assert table.loc["p_new", "scaled_by"] == "not measured"
     block = slurm_resources.slurm_block(table.reset_index())
     parsed = yaml.safe_load(block)
-    assert parsed == {"set-resources": {"p_train": {"runtime": 30, "mem_mb": 1100}}}
+    assert parsed == {"set-resources": {"p_train": {"runtime": 30, "mem_mb": 1500}}}
+    # a peak the rehearsal measured at the paper's shapes raises the request (1.25 x 2000 MB)
+    again = costs.extrapolate(measured, {"p_train": ["p.n"]}, {"p": {"n": 10}}, {"p": {"n": 100}}, {"p_train": 4},
+                              {"p_train": 2000.0})  # fmt: skip
+    assert again.set_index("rule").loc["p_train", "mem_mb"] == 2500
+    assert slurm_resources.memory_request(10.0) == 1000  # the floor
     profile = "executor: slurm\n" + block + "jobs: 10\n"
     again = slurm_resources.replace_block(profile, slurm_resources.slurm_block(table.reset_index().assign(mem_mb=2000)))
     assert again.count(slurm_resources.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")

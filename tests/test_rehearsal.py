@@ -18,7 +18,8 @@ PAPER, REHEARSAL = "config/paper.yaml", "config/rehearsal.yaml"
 
 
 def job_counts(*configfiles: str) -> dict[str, int]:
-    proc = run_snakemake("-n", "all", "--configfile", *configfiles, timeout=600)
+    """Jobs per rule of a run from scratch (--forceall: a rehearsal already made in this checkout counts too)."""
+    proc = run_snakemake("-n", "--forceall", "all", "--configfile", *configfiles, timeout=600)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
     stats = out[out.index("Job stats:") :]
@@ -64,3 +65,26 @@ def test_the_rehearsal_keeps_the_papers_shapes():
         }
     for i, m in enumerate(overlay["carlson2016"]["fig3"]["models"]):
         assert m["n_hidden"] == paper["carlson2016"]["fig3"]["models"][i]["n_hidden"]
+
+
+def test_make_paper_rehearsal_dry_runs_both_cuts_through_the_slurm_profile():
+    """``make paper-rehearsal``'s script with --dry-run: both cuts' DAGs through profiles/slurm (so the target cannot
+    rot in CI, where it does not run): the first cut every rule of the paper profile, the second the rules it names."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        ["ci/paper_rehearsal.sh", sys.executable, "--dry-run"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600,
+    )  # fmt: skip
+    out = proc.stdout  # the script's lines and Snakemake's in their order
+    assert proc.returncode == 0, out[-3000:]
+    first, second = out.split("paper-rehearsal: second cut: ")
+    named = second.splitlines()[0].split()
+    stats = [
+        {m[0] for m in re.findall(r"^([a-z][a-z0-9_]+)\s+(\d+)$", part[part.index("Job stats:") :], re.M)}
+        for part in (first, second)
+    ]
+    assert set(job_counts(PAPER)) <= stats[0] | {"all"}
+    assert "salakhutdinov2010_train" in named and set(named) <= stats[1], set(named) - stats[1]
+    assert "saul1996_train" not in stats[1]  # only the named rules and what they need

@@ -1,5 +1,6 @@
 # Brügge, Fischer & Igel (2013): the flip-the-state transition operator.
-# Spec section 5: fig3_slem, table1 + fig3_learning, table2 + fig4_acf, table3, table4.
+# Spec section 5: fig3_slem, table1 + fig3_learning, table2 + fig4_acf, table3, table4 (table3 and
+# table4 in bruegge2013_classes.smk, included below).
 # Every repeat is keyed by its index (never by shard), so sharding does not change numbers.
 # Each rule receives only the settings its script reads (never the whole
 # section), so a change to one table's or figure's settings reruns that
@@ -49,6 +50,8 @@ rule bruegge2013_slem_shard:
         slems=results("bruegge2013/shards/slem/{size}.csv"),
     log:
         logs("bruegge2013/slem_{size}.log"),
+    benchmark:
+        benchmarks("bruegge2013/slem_{size}.tsv")
     wildcard_constraints:
         size=r"\d+",
     conda:
@@ -74,6 +77,8 @@ rule bruegge2013_fig3_slem:
         ),
     log:
         logs("bruegge2013/fig3_slem.log"),
+    benchmark:
+        benchmarks("bruegge2013/fig3_slem.tsv")
     conda:
         CONDA_ENV
     params:
@@ -91,6 +96,8 @@ rule bruegge2013_learning_shard:
         curves=results("bruegge2013/shards/learning/{bench}/{alg}_{op}_lr{lr}/{shard}.npz"),
     log:
         logs("bruegge2013/learning/{bench}_{alg}_{op}_lr{lr}_{shard}.log"),
+    benchmark:
+        benchmarks("bruegge2013/learning/{bench}_{alg}_{op}_lr{lr}_{shard}.tsv")
     wildcard_constraints:
         bench=B13_BENCH,
         alg="cd|pcd|pt",
@@ -128,6 +135,8 @@ rule bruegge2013_table1:
         runs=results("bruegge2013/learning_runs.csv"),
     log:
         logs("bruegge2013/table1.log"),
+    benchmark:
+        benchmarks("bruegge2013/table1.tsv")
     conda:
         CONDA_ENV
     params:
@@ -159,6 +168,8 @@ rule bruegge2013_fig3_learning:
         ),
     log:
         logs("bruegge2013/fig3_learning.log"),
+    benchmark:
+        benchmarks("bruegge2013/fig3_learning.tsv")
     conda:
         CONDA_ENV
     params:
@@ -179,6 +190,8 @@ rule bruegge2013_autocorr_models:
         models=results("models/bruegge2013/autocorr/{bench}/{shard}.npz"),
     log:
         logs("bruegge2013/autocorr_models/{bench}_{shard}.log"),
+    benchmark:
+        benchmarks("bruegge2013/autocorr_models/{bench}_{shard}.tsv")
     wildcard_constraints:
         bench=B13_BENCH,
     conda:
@@ -203,6 +216,8 @@ rule bruegge2013_autocorr_shard:
         runs=results("bruegge2013/shards/autocorr/{bench}/{shard}.npz"),
     log:
         logs("bruegge2013/autocorr/{bench}_{shard}.log"),
+    benchmark:
+        benchmarks("bruegge2013/autocorr/{bench}_{shard}.tsv")
     wildcard_constraints:
         bench=B13_BENCH,
     conda:
@@ -235,6 +250,8 @@ rule bruegge2013_table2:
         chains=results("bruegge2013/autocorr_chains.csv"),
     log:
         logs("bruegge2013/table2.log"),
+    benchmark:
+        benchmarks("bruegge2013/table2.tsv")
     conda:
         CONDA_ENV
     params:
@@ -255,6 +272,8 @@ rule bruegge2013_fig4_acf:
         ),
     log:
         logs("bruegge2013/fig4_acf.log"),
+    benchmark:
+        benchmarks("bruegge2013/fig4_acf.tsv")
     conda:
         CONDA_ENV
     params:
@@ -266,82 +285,7 @@ rule bruegge2013_fig4_acf:
         "../scripts/bruegge2013/fig4_acf.py"
 
 
-# Tables 3 and 4: trained in one job, sampled in the next (as Table 2).
-rule bruegge2013_classes_models:
-    output:
-        models=results("models/bruegge2013/classes/{bench}/{shard}.npz"),
-    log:
-        logs("bruegge2013/classes_models/{bench}_{shard}.log"),
-    wildcard_constraints:
-        bench="modes_0p1|modes_0p01",
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        code=code_version("bruegge2013/train_models.py"),
-        stage="classes",
-        data=b13_data,
-        recipe=B13_CC["train"],
-        seed=SEED,
-        repeats=lambda w: shard_repeats(B13_CC["n_rbms"], B13_CC["shard_size"], w.shard),
-    script:
-        "../scripts/bruegge2013/train_models.py"
-
-
-rule bruegge2013_classes_shard:
-    input:
-        models=rules.bruegge2013_classes_models.output.models,
-    output:
-        runs=results("bruegge2013/shards/classes/{bench}/{shard}.npz"),
-    log:
-        logs("bruegge2013/classes/{bench}_{shard}.log"),
-    wildcard_constraints:
-        bench="modes_0p1|modes_0p01",
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        code=code_version("bruegge2013/classes_shard.py"),
-        sampling=settings("bruegge2013.classes", "n_steps", "n_starts", "max_steps"),
-        seed=SEED,
-    script:
-        "../scripts/bruegge2013/classes_shard.py"
-
-
-b13_classes_shards = lambda bench: expand(rules.bruegge2013_classes_shard.output.runs, bench=bench, shard=B13_CC_SHARDS)
-
-
-rule bruegge2013_table3:
-    input:
-        [f for b in B13_CC["benchmarks"] for f in b13_classes_shards(b)],
-    output:
-        table=results("bruegge2013/table3.csv"),
-    log:
-        logs("bruegge2013/table3.log"),
-    conda:
-        CONDA_ENV
-    params:
-        code=code_version("bruegge2013/table3.py"),
-        benches=[b for b in B13_CC["benchmarks"] for _ in B13_CC_SHARDS],
-    script:
-        "../scripts/bruegge2013/table3.py"
-
-
-rule bruegge2013_table4:
-    input:
-        [f for b in B13_CC["benchmarks"] for f in b13_classes_shards(b)],
-    output:
-        table=results("bruegge2013/table4.csv"),
-    log:
-        logs("bruegge2013/table4.log"),
-    conda:
-        CONDA_ENV
-    params:
-        code=code_version("bruegge2013/table4.py"),
-        benches=[b for b in B13_CC["benchmarks"] for _ in B13_CC_SHARDS],
-        max_steps=B13_CC["max_steps"],
-    script:
-        "../scripts/bruegge2013/table4.py"
+include: "bruegge2013_classes.smk"
 
 
 # Tables 3 and 4 hold quartiles only: their paired claims read the per-RBM shards.
@@ -356,6 +300,8 @@ rule bruegge2013_claims:
         claims_file("bruegge2013"),
     log:
         logs("bruegge2013/claims.log"),
+    benchmark:
+        benchmarks("bruegge2013/claims.tsv")
     conda:
         CONDA_ENV
     params:

@@ -47,6 +47,8 @@ rule calibration_model:
         model=results("models/calibration/{cmodel}.npz"),
     log:
         logs("calibration/model_{cmodel}.log"),
+    benchmark:
+        benchmarks("calibration/model_{cmodel}.tsv")
     wildcard_constraints:
         cmodel=r"(trained|random)_784x\d+(_w[0-9.]+)?",
     conda:
@@ -67,6 +69,8 @@ rule calibration_shard:
         npz=results("calibration/shards/{cmodel}_{group}_{shard}.npz"),
     log:
         logs("calibration/shard_{cmodel}_{group}_{shard}.log"),
+    benchmark:
+        benchmarks("calibration/shard_{cmodel}_{group}_{shard}.tsv")
     wildcard_constraints:
         cmodel=r"(trained|random)_784x\d+(_w[0-9.]+)?",
         group="|".join(CAL_GROUPS),
@@ -113,6 +117,8 @@ rule calibration_summary:
         ),
     log:
         logs("calibration/summary.log"),
+    benchmark:
+        benchmarks("calibration/summary.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -132,6 +138,8 @@ rule calibration_claims:
         claims_file("calibration"),
     log:
         logs("calibration/claims.log"),
+    benchmark:
+        benchmarks("calibration/claims.tsv")
     conda:
         CONDA_ENV
     params:

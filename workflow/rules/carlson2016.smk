@@ -155,6 +155,8 @@ rule carlson2016_train_mnist:
         model=results("models/carlson2016/mnist_{model}.npz"),
     log:
         logs("carlson2016/train_mnist_{model}.log"),
+    benchmark:
+        benchmarks("carlson2016/train_mnist_{model}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -172,6 +174,8 @@ rule carlson2016_exact_check_shard:
         npz=results("carlson2016/shards/exact_check/{shard}.npz"),
     log:
         logs("carlson2016/exact_check_shard_{shard}.log"),
+    benchmark:
+        benchmarks("carlson2016/exact_check_shard_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -198,6 +202,8 @@ rule carlson2016_exact_check:
         ),
     log:
         logs("carlson2016/exact_check.log"),
+    benchmark:
+        benchmarks("carlson2016/exact_check.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -219,6 +225,8 @@ rule carlson2016_fig1_shard:
         main=results("carlson2016/shards/fig1/{shard}_main.npz"),
     log:
         logs("carlson2016/fig1_shard_{shard}.log"),
+    benchmark:
+        benchmarks("carlson2016/fig1_shard_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -241,6 +249,8 @@ rule carlson2016_fig1:
         png=report(figures("carlson2016/fig1.png"), caption="../report/carlson2016_fig1.rst", category="carlson2016"),
     log:
         logs("carlson2016/fig1.log"),
+    benchmark:
+        benchmarks("carlson2016/fig1.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -259,6 +269,8 @@ rule carlson2016_fig2_shard:
         npz=results("carlson2016/shards/fig2/{shard}.npz"),
     log:
         logs("carlson2016/fig2_shard_{shard}.log"),
+    benchmark:
+        benchmarks("carlson2016/fig2_shard_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -276,6 +288,8 @@ rule carlson2016_fig2_reference:
         npz=results("carlson2016/shards/fig2/reference_{run}.npz"),
     log:
         logs("carlson2016/fig2_reference_{run}.log"),
+    benchmark:
+        benchmarks("carlson2016/fig2_reference_{run}.tsv")
     wildcard_constraints:
         run=r"\d+",
     conda:
@@ -300,6 +314,8 @@ rule carlson2016_fig2:
         png=report(figures("carlson2016/fig2.png"), caption="../report/carlson2016_fig2.rst", category="carlson2016"),
     log:
         logs("carlson2016/fig2.log"),
+    benchmark:
+        benchmarks("carlson2016/fig2.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -324,6 +340,8 @@ rule carlson2016_fig5:
         png=report(figures("carlson2016/fig5.png"), caption="../report/carlson2016_fig5.rst", category="carlson2016"),
     log:
         logs("carlson2016/fig5.log"),
+    benchmark:
+        benchmarks("carlson2016/fig5.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -351,6 +369,8 @@ rule carlson2016_claims:
         claims_file("carlson2016"),
     log:
         logs("carlson2016/claims.log"),
+    benchmark:
+        benchmarks("carlson2016/claims.tsv")
     conda:
         CONDA_ENV
     params:

@@ -13,6 +13,8 @@ rule carlson2016_fig3_truth:
         csv=results("carlson2016/shards/fig3_truth/{model}_{method}_{run}.csv"),
     log:
         logs("carlson2016/fig3_truth_{model}_{method}_{run}.log"),
+    benchmark:
+        benchmarks("carlson2016/fig3_truth_{model}_{method}_{run}.tsv")
     wildcard_constraints:
         method="|".join(C16_TRUTH_METHODS),
     conda:
@@ -35,6 +37,8 @@ rule carlson2016_fig3_shard:
         npz=results("carlson2016/shards/fig3/{model}_{method}_{shard}.npz"),
     log:
         logs("carlson2016/fig3_shard_{model}_{method}_{shard}.log"),
+    benchmark:
+        benchmarks("carlson2016/fig3_shard_{model}_{method}_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -69,6 +73,8 @@ rule carlson2016_fig3:
         png=report(figures("carlson2016/fig3.png"), caption="../report/carlson2016_fig3.rst", category="carlson2016"),
     log:
         logs("carlson2016/fig3.log"),
+    benchmark:
+        benchmarks("carlson2016/fig3.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -89,6 +95,8 @@ rule carlson2016_fig4_shard:
         npz=results("carlson2016/shards/fig4/K{K}_{shard}.npz"),
     log:
         logs("carlson2016/fig4_K{K}_{shard}.log"),
+    benchmark:
+        benchmarks("carlson2016/fig4_K{K}_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -114,6 +122,8 @@ rule carlson2016_fig4:
         png=report(figures("carlson2016/fig4.png"), caption="../report/carlson2016_fig4.rst", category="carlson2016"),
     log:
         logs("carlson2016/fig4.log"),
+    benchmark:
+        benchmarks("carlson2016/fig4.tsv")
     conda:
         CONDA_ENV
     threads: 1

@@ -41,6 +41,8 @@ rule data_raw:
         data("raw/{raw}"),
     log:
         logs("data/raw/{raw}.log"),
+    benchmark:
+        benchmarks("data/raw/{raw}.tsv")
     conda:
         CONDA_ENV
     params:
@@ -66,6 +68,8 @@ rule data_mnist:
         data("mnist.npz"),
     log:
         logs("data/mnist.log"),
+    benchmark:
+        benchmarks("data/mnist.tsv")
     conda:
         CONDA_ENV
     params:
@@ -82,6 +86,8 @@ rule data_mnist_binary:
         data("mnist_binary.npz"),
     log:
         logs("data/mnist_binary.log"),
+    benchmark:
+        benchmarks("data/mnist_binary.tsv")
     conda:
         CONDA_ENV
     params:
@@ -97,6 +103,8 @@ rule data_usps8:
         data("usps8.npz"),
     log:
         logs("data/usps8.log"),
+    benchmark:
+        benchmarks("data/usps8.tsv")
     conda:
         CONDA_ENV
     params:
@@ -113,6 +121,8 @@ rule data_mnist8:
         data("mnist8.npz"),
     log:
         logs("data/mnist8.log"),
+    benchmark:
+        benchmarks("data/mnist8.tsv")
     conda:
         CONDA_ENV
     params:
@@ -128,6 +138,8 @@ rule data_digits8:
         data("digits8.npz"),
     log:
         logs("data/digits8.log"),
+    benchmark:
+        benchmarks("data/digits8.tsv")
     conda:
         CONDA_ENV
     params:
@@ -144,6 +156,8 @@ rule data_dna:
         data("dna.npz"),
     log:
         logs("data/dna.log"),
+    benchmark:
+        benchmarks("data/dna.tsv")
     conda:
         CONDA_ENV
     params:
@@ -159,6 +173,8 @@ rule data_toys:
         data("toys.npz"),
     log:
         logs("data/toys.log"),
+    benchmark:
+        benchmarks("data/toys.tsv")
     conda:
         CONDA_ENV
     params:

@@ -27,6 +27,8 @@ rule summary:
         ),
     log:
         logs("summary.log"),
+    benchmark:
+        benchmarks("summary.tsv")
     conda:
         CONDA_ENV
     params:
@@ -47,6 +49,8 @@ rule declared_claims:
         results("claims/declared.csv"),
     log:
         logs("declared_claims.log"),
+    benchmark:
+        benchmarks("declared_claims.tsv")
     conda:
         CONDA_ENV
     params:

@@ -5,6 +5,7 @@
 #   train/{seed}/{alg}        one job per (seed, algorithm): SAP, FPCD, Trans-SAP, CAST and the control SAP-50
 #                             (SAP on CAST's slow chains' streams), so seeds run in parallel; and the diagnostic
 #                             CAST-noswap (CAST without swaps) for the first cast_noswap_seeds seeds, not evaluated
+#   (salakhutdinov2010_tempering.smk)
 #   cast_tempering            CAST's fast chains over training (level occupancy, shared weights, swaps), all seeds,
 #                             and with against without swapping for the CAST-noswap seeds
 #   evaluate/{seed}/{alg}     AIS log Z + eq. (3) bound: curve over snapshots, final test bound (replicated AIS)
@@ -91,6 +92,8 @@ rule salakhutdinov2010_fig2:
         occupation=results("salakhutdinov2010/fig2_occupation.csv"),
     log:
         logs("salakhutdinov2010/fig2.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/fig2.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -110,6 +113,8 @@ rule salakhutdinov2010_pretrain:
         model=results("models/salakhutdinov2010/seed{repeat}/pretrained.npz"),
     log:
         logs("salakhutdinov2010/pretrain_seed{repeat}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/pretrain_seed{repeat}.tsv")
     wildcard_constraints:
         repeat=r"\d+",
     conda:
@@ -140,6 +145,8 @@ rule salakhutdinov2010_train:
         model=results("models/salakhutdinov2010/seed{repeat}/{algorithm}.npz"),
     log:
         logs("salakhutdinov2010/train_seed{repeat}_{algorithm}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/train_seed{repeat}_{algorithm}.tsv")
     wildcard_constraints:
         algorithm=S10_TRAIN_PATTERN,
         repeat=r"\d+",
@@ -163,6 +170,8 @@ rule salakhutdinov2010_evaluate:
         final=results("salakhutdinov2010/eval/seed{repeat}/{algorithm}_final.json"),
     log:
         logs("salakhutdinov2010/evaluate_seed{repeat}_{algorithm}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/evaluate_seed{repeat}_{algorithm}.tsv")
     wildcard_constraints:
         algorithm=S10_ALG_PATTERN,
         repeat=r"\d+",
@@ -185,6 +194,8 @@ rule salakhutdinov2010_ladder_check:
         json=results("salakhutdinov2010/ladder_check/{algorithm}.json"),
     log:
         logs("salakhutdinov2010/ladder_check_{algorithm}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/ladder_check_{algorithm}.tsv")
     wildcard_constraints:
         algorithm=S10_ALG_PATTERN,
     conda:
@@ -210,6 +221,8 @@ rule salakhutdinov2010_table1:
         ladder_check=results("salakhutdinov2010/table1_ladder_check.csv"),
     log:
         logs("salakhutdinov2010/table1.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/table1.tsv")
     conda:
         CONDA_ENV
     params:
@@ -231,6 +244,8 @@ rule salakhutdinov2010_fig4_bound:
         csv=results("salakhutdinov2010/fig4_bound.csv"),
     log:
         logs("salakhutdinov2010/fig4_bound.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/fig4_bound.tsv")
     conda:
         CONDA_ENV
     params:
@@ -241,77 +256,7 @@ rule salakhutdinov2010_fig4_bound:
         "../scripts/salakhutdinov2010/fig4_bound.py"
 
 
-rule salakhutdinov2010_cast_tempering:
-    input:
-        models=expand(rules.salakhutdinov2010_train.output.model, algorithm="CAST", repeat=S10_SEEDS),
-        noswap=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_NOSWAP, repeat=S10_NOSWAP_SEEDS),
-    output:
-        fig=report(
-            figures("salakhutdinov2010/cast_tempering.png"),
-            caption="../report/salakhutdinov2010_cast_tempering.rst",
-            category="salakhutdinov2010",
-        ),
-        occupancy=results("salakhutdinov2010/cast_occupancy.csv"),
-        swaps=results("salakhutdinov2010/cast_swaps.csv"),
-        noswap_occupancy=results("salakhutdinov2010/cast_noswap_occupancy.csv"),
-        comparison=results("salakhutdinov2010/cast_swap_comparison.csv"),
-    log:
-        logs("salakhutdinov2010/cast_tempering.log"),
-    conda:
-        CONDA_ENV
-    params:
-        code=code_version("salakhutdinov2010/cast_tempering.py"),
-        cfg=settings("salakhutdinov2010", "n_seeds", "train", "cast_noswap_seeds"),
-        profile=PROFILE,
-        variant="CAST",
-    script:
-        "../scripts/salakhutdinov2010/cast_tempering.py"
-
-
-rule salakhutdinov2010_cast_perchain_tempering:
-    input:
-        models=expand(rules.salakhutdinov2010_train.output.model, algorithm=S10_PERCHAIN, repeat=S10_SEEDS),
-        noswap=[],
-    output:
-        fig=report(
-            figures("salakhutdinov2010/cast_perchain_tempering.png"),
-            caption="../report/salakhutdinov2010_cast_perchain_tempering.rst",
-            category="salakhutdinov2010",
-        ),
-        occupancy=results("salakhutdinov2010/cast_perchain_occupancy.csv"),
-        swaps=results("salakhutdinov2010/cast_perchain_swaps.csv"),
-        first_reach=results("salakhutdinov2010/cast_perchain_first_reach.csv"),
-    log:
-        logs("salakhutdinov2010/cast_perchain_tempering.log"),
-    conda:
-        CONDA_ENV
-    params:
-        code=code_version("salakhutdinov2010/cast_tempering.py"),
-        cfg=settings("salakhutdinov2010", "n_seeds", "train"),
-        profile=PROFILE,
-        variant=S10_PERCHAIN,
-    script:
-        "../scripts/salakhutdinov2010/cast_tempering.py"
-
-
-S10_CAST_TABLES = (
-    {
-        "cast_occupancy": rules.salakhutdinov2010_cast_tempering.output.occupancy,
-        "cast_swaps": rules.salakhutdinov2010_cast_tempering.output.swaps,
-        "cast_swap_comparison": rules.salakhutdinov2010_cast_tempering.output.comparison,
-    }
-    if S10_CAST
-    else {}
-)
-S10_CAST_TABLES.update(
-    {
-        "cast_perchain_occupancy": rules.salakhutdinov2010_cast_perchain_tempering.output.occupancy,
-        "cast_perchain_swaps": rules.salakhutdinov2010_cast_perchain_tempering.output.swaps,
-        "cast_perchain_first_reach": rules.salakhutdinov2010_cast_perchain_tempering.output.first_reach,
-    }
-    if S10_CAST_PERCHAIN
-    else {}
-)
+include: "salakhutdinov2010_tempering.smk"
 
 
 rule salakhutdinov2010_fig4_sampling:
@@ -333,6 +278,8 @@ rule salakhutdinov2010_fig4_sampling:
         summary=results("salakhutdinov2010/fig4_sampling.json"),
     log:
         logs("salakhutdinov2010/fig4_sampling.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/fig4_sampling.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -363,6 +310,8 @@ rule salakhutdinov2010_claims:
         claims_file("salakhutdinov2010"),
     log:
         logs("salakhutdinov2010/claims.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/claims.tsv")
     conda:
         CONDA_ENV
     params:

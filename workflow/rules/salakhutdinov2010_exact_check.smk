@@ -28,6 +28,8 @@ rule salakhutdinov2010_exact_check_model:
         exact=results("salakhutdinov2010/exact_check/exact.json"),
     log:
         logs("salakhutdinov2010/exact_check_model.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/exact_check_model.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -47,6 +49,8 @@ rule salakhutdinov2010_selection_model:
         exact=results("salakhutdinov2010/exact_check/selection_exact.json"),
     log:
         logs("salakhutdinov2010/selection_model.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/selection_model.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -66,6 +70,8 @@ rule salakhutdinov2010_ladder_selection:
         table=results("salakhutdinov2010/ais_ladder_selection.csv"),
     log:
         logs("salakhutdinov2010/ladder_selection.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/ladder_selection.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -85,6 +91,8 @@ rule salakhutdinov2010_exact_check_shard:
         replicates=results("salakhutdinov2010/shards/exact_check/{shard}.npz"),
     log:
         logs("salakhutdinov2010/exact_check_shard_{shard}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/exact_check_shard_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -104,6 +112,8 @@ rule salakhutdinov2010_exact_check_diagnostics:
         json=results("salakhutdinov2010/exact_check/diagnostics.json"),
     log:
         logs("salakhutdinov2010/exact_check_diagnostics.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/exact_check_diagnostics.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -130,6 +140,8 @@ rule salakhutdinov2010_exact_check:
         ),
     log:
         logs("salakhutdinov2010/exact_check.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/exact_check.tsv")
     conda:
         CONDA_ENV
     threads: 1

@@ -18,6 +18,8 @@ rule salakhutdinov2010_export_model:
         final=results(f"{S10_PUBLISHED}/{{algorithm}}_final.json"),
     log:
         logs("salakhutdinov2010/export_model_seed{repeat}_{algorithm}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/export_model_seed{repeat}_{algorithm}.tsv")
     wildcard_constraints:
         algorithm=S10_ALG_PATTERN,
         repeat=r"\d+",

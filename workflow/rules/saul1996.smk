@@ -24,6 +24,8 @@ rule saul1996_fig2:
         png=report(figures("saul1996/fig2.png"), caption="../report/saul1996_fig2.rst", category="saul1996"),
     log:
         logs("saul1996/fig2.log"),
+    benchmark:
+        benchmarks("saul1996/fig2.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -40,6 +42,8 @@ rule saul1996_fig5_shard:
         networks=results("saul1996/shards/fig5/{shard}.npz"),
     log:
         logs("saul1996/fig5_shard_{shard}.log"),
+    benchmark:
+        benchmarks("saul1996/fig5_shard_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -59,6 +63,8 @@ rule saul1996_fig5:
         png=report(figures("saul1996/fig5.png"), caption="../report/saul1996_fig5.rst", category="saul1996"),
     log:
         logs("saul1996/fig5.log"),
+    benchmark:
+        benchmarks("saul1996/fig5.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -77,6 +83,8 @@ rule saul1996_split:
         data=results("saul1996/{dataset}/split{split}/data.npz"),
     log:
         logs("saul1996/split_{dataset}_{split}.log"),
+    benchmark:
+        benchmarks("saul1996/split_{dataset}_{split}.tsv")
     wildcard_constraints:
         dataset=S96_DATASET_RE,
         split=r"\d+",
@@ -98,6 +106,8 @@ rule saul1996_train:
         bounds=results("saul1996/{dataset}/split{split}/test_bounds/digit{digit}.npz"),
     log:
         logs("saul1996/train_{dataset}_split{split}_digit{digit}.log"),
+    benchmark:
+        benchmarks("saul1996/train_{dataset}_split{split}_digit{digit}.tsv")
     wildcard_constraints:
         dataset=S96_DATASET_RE,
         split=r"\d+",
@@ -123,6 +133,8 @@ rule saul1996_split_tables:
         table3=results("saul1996/{dataset}/split{split}/table3_scores.csv"),
     log:
         logs("saul1996/tables_{dataset}_split{split}.log"),
+    benchmark:
+        benchmarks("saul1996/tables_{dataset}_split{split}.tsv")
     wildcard_constraints:
         dataset=S96_DATASET_RE,
         split=r"\d+",
@@ -156,6 +168,8 @@ rule saul1996_tables:
         ),
     log:
         logs("saul1996/tables_{dataset}.log"),
+    benchmark:
+        benchmarks("saul1996/tables_{dataset}.tsv")
     wildcard_constraints:
         dataset=S96_DATASET_RE,
     conda:
@@ -183,6 +197,8 @@ rule saul1996_claims:
         claims_file("saul1996"),
     log:
         logs("saul1996/claims.log"),
+    benchmark:
+        benchmarks("saul1996/claims.tsv")
     conda:
         CONDA_ENV
     params:

@@ -33,6 +33,8 @@ rule yokoyama2019_kld_shard:
         npz=results("yokoyama2019/shards/kld/R{R}/{shard}.npz"),
     log:
         logs("yokoyama2019/kld_shard_R{R}_{shard}.log"),
+    benchmark:
+        benchmarks("yokoyama2019/kld_shard_R{R}_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -68,6 +70,8 @@ rule yokoyama2019_fig2:
         png=report(figures("yokoyama2019/fig2.png"), caption="../report/yokoyama2019_fig2.rst", category="yokoyama2019"),
     log:
         logs("yokoyama2019/fig2.log"),
+    benchmark:
+        benchmarks("yokoyama2019/fig2.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -89,6 +93,8 @@ rule yokoyama2019_fig3:
         png=report(figures("yokoyama2019/fig3.png"), caption="../report/yokoyama2019_fig3.rst", category="yokoyama2019"),
     log:
         logs("yokoyama2019/fig3.log"),
+    benchmark:
+        benchmarks("yokoyama2019/fig3.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -109,6 +115,8 @@ rule yokoyama2019_fig4:
         png=report(figures("yokoyama2019/fig4.png"), caption="../report/yokoyama2019_fig4.rst", category="yokoyama2019"),
     log:
         logs("yokoyama2019/fig4.log"),
+    benchmark:
+        benchmarks("yokoyama2019/fig4.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -127,6 +135,8 @@ rule yokoyama2019_drbm_shard:
         npz=results("yokoyama2019/shards/drbm/{shard}.npz"),
     log:
         logs("yokoyama2019/drbm_shard_{shard}.log"),
+    benchmark:
+        benchmarks("yokoyama2019/drbm_shard_{shard}.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -160,6 +170,8 @@ rule yokoyama2019_fig6:
         png=report(figures("yokoyama2019/fig6.png"), caption="../report/yokoyama2019_fig6.rst", category="yokoyama2019"),
     log:
         logs("yokoyama2019/fig6.log"),
+    benchmark:
+        benchmarks("yokoyama2019/fig6.tsv")
     conda:
         CONDA_ENV
     threads: 1
@@ -192,6 +204,8 @@ rule yokoyama2019_claims:
         claims_file("yokoyama2019"),
     log:
         logs("yokoyama2019/claims.log"),
+    benchmark:
+        benchmarks("yokoyama2019/claims.tsv")
     conda:
         CONDA_ENV
     threads: 1

@@ -35,7 +35,7 @@ import pandas as pd
 import yaml
 
 from .config_check import deep_merge
-from .slurm_resources import SLURM_PROFILE, runtime_cap, write_slurm_profile
+from .slurm_resources import SLURM_PROFILE, memory_request, rehearsal_peaks, runtime_cap, write_slurm_profile
 
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
 OUTPUTS = re.compile(r"INFO rule \S+, threads \d+, outputs (\[.*\])")
@@ -43,7 +43,6 @@ USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d
 # the log line's time (bmrep.pipeline.runtime's format: asctime first) of the resources line: when the job ended
 ENDED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*job resources: ", re.M)
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
-MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000
 
 
 def log_time(stamp: str) -> float:
@@ -264,7 +263,9 @@ def _described(spec) -> str:
     return "; ".join(f"{name}: {' x '.join(map(term, keys)) or '(same work)'}" for name, keys in spec.items())
 
 
-def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict):
+def extrapolate(
+    jobs: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict, peaks=None
+):  # noqa: E501
     """The cost table for the target profile (one row per rule it runs) and its SLURM resources.
 
     ``jobs`` is :func:`measure_jobs`' table. Each measured job is scaled by
@@ -273,9 +274,10 @@ def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target
     the largest entry's ratio when they name none). The target's jobs are
     assumed to fall on the entries as the measured ones do: its core-hours
     are its job count times the mean scaled job, its SLURM runtime twice
-    the largest scaled job.
+    the largest scaled job; its memory :func:`memory_request` of the measured
+    peak and of ``peaks`` (rule -> the rehearsal's peak at the target's shapes).
     """
-    rows = []
+    rows, peaks = [], peaks or {}
     for rule, n_jobs in sorted(counts.items()):
         d = jobs[jobs["rule"] == rule]
         if d.empty:
@@ -301,7 +303,7 @@ def extrapolate(jobs: pd.DataFrame, scaling: dict, measured_config: dict, target
                 "paper_cpu_h_per_job": round(per_job / 3600, 4),
                 "paper_core_hours": round(n_jobs * float(scaled.mean()) / 3600, 3),
                 "runtime_min": max(RUNTIME_FLOOR_MIN, math.ceil(RUNTIME_FACTOR * per_job / 60)),
-                "mem_mb": max(MEM_FLOOR_MB, math.ceil(MEM_FACTOR * float(d["rss_mb"].max()) / 100) * 100),
+                "mem_mb": memory_request(float(d["rss_mb"].max()), peaks.get(rule, math.nan)),
             }
         )
     return pd.DataFrame(rows)
@@ -345,9 +347,8 @@ def main(argv: list[str]) -> int:
         return 0
     default = yaml.safe_load(Path("config/config.yaml").read_text())
     scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
-    table = extrapolate(
-        measure_jobs(argv[0]), scaling, default, paper, job_counts("all", "--configfile", "config/paper.yaml")
-    )
+    counts = job_counts("all", "--configfile", "config/paper.yaml")
+    table = extrapolate(measure_jobs(argv[0]), scaling, default, paper, counts, rehearsal_peaks())
     lost = lost_rules(table, pd.read_csv("config/costs.csv")) if Path("config/costs.csv").exists() else []
     if lost:
         print(

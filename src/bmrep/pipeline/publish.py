@@ -115,10 +115,19 @@ def declared_claims(results_dir: Path, args: list[str]) -> pd.DataFrame:
     return pd.read_csv(target, dtype=str, keep_default_na=False)
 
 
-def core_hours_per_paper(costs_csv: str | Path = "config/costs.csv") -> pd.Series:
-    """Paper-profile core-hours per paper, from the cost table ``make costs`` writes."""
-    table = pd.read_csv(costs_csv)
-    return table.groupby(paper_of_rule(table["rule"]))["paper_core_hours"].sum()
+def core_hours_per_paper(
+    costs_csv: str | Path = "config/costs.csv", rehearsal_csv: str | Path = "docs/paper-rehearsal.csv"
+) -> pd.Series:
+    """Paper-profile core-hours per paper.
+
+    Each rule's prediction measured at the paper's shapes where ``make paper-rehearsal`` made one (its
+    table), else the cost table's extrapolation from the default.
+    """
+    table = pd.read_csv(costs_csv).set_index("rule")["paper_core_hours"]
+    if Path(rehearsal_csv).exists():
+        measured = pd.read_csv(rehearsal_csv).set_index("rule")["core_hours_from_rehearsal"].dropna()
+        table = measured.combine_first(table)
+    return table.groupby(paper_of_rule(table.index.to_series())).sum()
 
 
 def shrink(src: Path, dst: Path, max_width: int = MAX_WIDTH) -> None:

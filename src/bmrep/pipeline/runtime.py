@@ -74,6 +74,8 @@ RESOURCES_LINE = "job resources: cpu {cpu:.2f} s, wall {wall:.2f} s, max rss {rs
 # What the job spent before its script's first line of work: the interpreter, Snakemake's script
 # preamble (unpickling its job object imports Snakemake) and the script's imports (bmrep.pipeline.timeline).
 STARTUP_LINE = "job start-up: cpu {cpu:.2f} s, wall {wall:.2f} s"
+# Under SLURM: the job's id, which joins this log to the job's memory as the node saw it (bmrep.pipeline.job_memory)
+SLURM_LINE = "slurm job {job}"
 
 
 def _process_age() -> float | None:
@@ -128,6 +130,8 @@ def setup_job(snakemake):
     sys.excepthook = _excepthook
     cfg = getattr(snakemake.params, "cfg", None) if hasattr(snakemake, "params") else None
     log.info("rule %s, threads %d, outputs %s", snakemake.rule, threads, list(snakemake.output))
+    if os.environ.get("SLURM_JOB_ID"):
+        log.info(SLURM_LINE.format(job=os.environ["SLURM_JOB_ID"]))
     own = resource.getrusage(resource.RUSAGE_SELF)
     age = _process_age()
     log.info(STARTUP_LINE.format(cpu=own.ru_utime + own.ru_stime, wall=0.0 if age is None else age))

@@ -20,6 +20,13 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+# What a SLURM job of profiles/slurm holds besides its script: the batch step's Snakemake and the job step's
+# (srun), each with the whole workflow parsed; the rehearsal measured 419 MB for the two together
+# (docs/paper-rehearsal.md). SLURM counts them with the script against the job's memory request.
+SNAKEMAKE_MB = 450
+MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000  # headroom over the default run's script peak, and the least any job asks
+REHEARSAL_FACTOR = 1.25  # headroom over a peak measured at the paper's shapes (make paper-rehearsal)
+REHEARSAL_TABLE = Path("docs/paper-rehearsal.csv")
 BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
 SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
 
@@ -27,6 +34,29 @@ SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/sl
 def submissions(runtime_min: float, cap_min: int) -> int:
     """SLURM submissions a job of ``runtime_min`` minutes needs under a limit of ``cap_min`` per submission."""
     return max(1, math.ceil(runtime_min / cap_min))
+
+
+def memory_request(script_rss_mb: float, paper_peak_mb: float = math.nan) -> int:
+    """The MB a rule's jobs ask for, in whole 100 MB.
+
+    The larger of: 1.5x the script's peak in the run it was measured in
+    (the default profile, ``config/costs.csv``) plus the Snakemake processes
+    of its SLURM job; 1.25x the SLURM job's whole peak that ``make
+    paper-rehearsal`` measured at the paper's shapes, extrapolated to its
+    counts (``docs/paper-rehearsal.csv``, NaN where not measured); 1000.
+    """
+    asked = [MEM_FLOOR_MB, MEM_FACTOR * script_rss_mb + SNAKEMAKE_MB]
+    if not math.isnan(paper_peak_mb):
+        asked.append(REHEARSAL_FACTOR * paper_peak_mb)
+    return math.ceil(max(asked) / 100) * 100
+
+
+def rehearsal_peaks(path: Path = REHEARSAL_TABLE) -> dict[str, float]:
+    """Each rule's SLURM-job peak at the paper's shapes from the committed rehearsal table (empty without one)."""
+    if not path.exists():
+        return {}
+    table = pd.read_csv(path).dropna(subset=["peak_at_paper_mb"])
+    return dict(zip(table["rule"], table["peak_at_paper_mb"].astype(float), strict=True))
 
 
 def slurm_block(table: pd.DataFrame, cap_min: int | None = None, checkpointed: set[str] = frozenset()) -> str:

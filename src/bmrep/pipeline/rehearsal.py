@@ -1,0 +1,365 @@
+"""The paper profile's rehearsal: its jobs at the papers' shapes, measured, beside the cost model.
+
+Spec "Rehearsal of the paper profile" (issue 52). ``make paper-rehearsal``
+(``ci/paper_rehearsal.sh``) runs every rule of the paper profile through
+``profiles/slurm`` on a one-node SLURM with only iteration and repeat counts
+cut (``config/rehearsal.yaml``, the first cut), then the rules that matter
+for the cost or whose memory grows with a cut count again at a second cut
+(``config/rehearsal_cut2.yaml``: :func:`second_cut_rules`). This module reads
+both runs' job records and writes ``docs/paper-rehearsal.md`` (and its
+``.csv``), one row per rule.
+
+Per job it takes the CPU time and peak memory of two records: Snakemake's
+``benchmark:`` file (the job's whole process tree, the jobstep's Snakemake
+included, which is what SLURM counts against a memory request; but polled,
+every 0.5 s for 15 s and every 30 s after, so its CPU time can be up to 30 s
+stale and a short peak can fall between polls) and the job's own resources
+line (``getrusage`` at its end: the script's exact CPU time and peak). Peak
+memory is the larger of the two; CPU time is the script's.
+
+Prediction at the paper's settings, per job (jobs of the two cuts paired by
+their log's path): with ``x`` the cut's work as a fraction of the paper's
+(1 / the ratio of ``config/cost_scaling.yaml``'s keys), the line through the
+two cuts' ``(x, CPU time)`` taken at ``x = 1``. That leaves out what a job
+spends whatever its size, which a single cut scaled by 1000x would multiply
+too. A job run at one cut only is scaled as :mod:`bmrep.pipeline.costs` scales
+the default's (an upper estimate). Peak memory is extrapolated the same way
+along ``config/memory_scaling.yaml``'s counts; a rule not listed there runs at
+the paper's shapes, and its measured peak is its peak.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from .config_check import deep_merge
+from .costs import entries, job_counts, job_entry, measure_jobs, paper_config, rule_keys, scale_factor
+from .slurm_resources import SLURM_PROFILE, memory_request, write_slurm_profile
+
+CUTS = ("config/rehearsal.yaml", "config/rehearsal_cut2.yaml")
+REPORT = Path("docs/paper-rehearsal.md")
+COST_FLOOR_H = 1.0  # rules above this many paper core-hours must agree within AGREE x (the spec)
+AGREE = 2.0
+PER_RULE = 3  # first-cut jobs per rule run again at the second cut (its costliest) ...
+ALL_JOBS_UP_TO = 6  # ... or all of them where it has no more (jobs of other shapes: the calibration's models)
+TWO_CUTS_ABOVE = 10.0  # a rule whose paper work is more than this many times its first cut's runs at both cuts
+
+
+def cut_config(n: int, root: Path = Path(".")) -> dict:
+    """The config of cut ``n`` (1 or 2): the paper profile with the rehearsal's overlays up to that cut."""
+    config = paper_config(root)
+    for overlay in CUTS[:n]:
+        config = deep_merge(config, yaml.safe_load((root / overlay).read_text()))
+    return config
+
+
+SLURM_JOB = re.compile(r" INFO slurm job (\d+)$", re.M)
+JOB_MEMORY = "job_memory.csv"  # bmrep.pipeline.job_memory's table, in the run's results directory
+
+
+def job_records(results_dir: str | Path, node_table: Path | None = None) -> pd.DataFrame:
+    """The run's finished jobs (:func:`measure_jobs`), with their benchmark records and peak memory.
+
+    Adds ``key`` (the log's path under ``logs/``, which pairs a job across
+    cuts), ``bench_rss_mb`` (the benchmark record's polled peak of the
+    script's processes, NaN without one), ``script_peak_mb`` (the larger of
+    that and the script's exact peak), ``snakemake_mb`` (its SLURM job's
+    Snakemake processes, from :mod:`bmrep.pipeline.job_memory`'s table; NaN
+    for a job that did not run under SLURM) and ``peak_mb``: the SLURM job's
+    peak, the larger of the polled sum of its processes and the script's
+    peak plus its Snakemake processes (the script's alone off SLURM).
+    """
+    logs = Path(results_dir) / "logs"
+    jobs = measure_jobs(logs)
+    table = node_table or Path(results_dir) / JOB_MEMORY
+    node = pd.read_csv(table, dtype={"slurm_job": str}).set_index("slurm_job") if table.exists() else None
+    rows = []
+    for log in jobs["log"]:
+        key = str(Path(log).relative_to(logs).with_suffix(""))
+        bench = logs / "benchmarks" / f"{key}.tsv"
+        rss = math.nan
+        if bench.exists():  # "-" where Snakemake could not measure
+            rss = pd.to_numeric(pd.read_csv(bench, sep="\t")["max_rss"], errors="coerce").max()
+        found = SLURM_JOB.search(Path(log).read_text(errors="replace"))
+        seen = node.loc[found.group(1)] if found and node is not None and found.group(1) in node.index else None
+        rows.append(
+            {
+                "key": key,
+                "bench_rss_mb": float(rss),
+                "node_peak_mb": math.nan if seen is None else float(seen["peak_mb"]),
+                "snakemake_mb": math.nan if seen is None else float(seen["snakemake_mb"]),
+            }
+        )
+    jobs = pd.concat([jobs.reset_index(drop=True), pd.DataFrame(rows)], axis=1)
+    jobs["script_peak_mb"] = jobs[["rss_mb", "bench_rss_mb"]].max(axis=1)
+    with_snakemake = jobs["script_peak_mb"] + jobs["snakemake_mb"].fillna(0.0)
+    jobs["peak_mb"] = pd.concat([with_snakemake, jobs["node_peak_mb"]], axis=1).max(axis=1)
+    return jobs
+
+
+def at_paper(v1: float, x1: float, v2: float, x2: float) -> float:
+    """The line through ``(x1, v1)`` and ``(x2, v2)`` at ``x = 1`` (the paper's setting), never below the larger."""
+    if math.isclose(x1, x2):
+        return max(v1, v2)
+    slope = (v2 - v1) / (x2 - x1)
+    # a slope <= 0 is noise on work that does not grow measurably: keep the larger measurement
+    return max(v1, v2) if slope <= 0 else v1 + slope * (1.0 - x1)
+
+
+def _fraction(keys: list, cut: dict, paper: dict, outputs) -> float:
+    """The cut's work (or count) as a fraction of the paper's for one job: 1 / the keys' paper-over-cut ratio."""
+    return 1.0 / scale_factor(keys, cut, paper, job_entry(outputs, entries(keys, cut, paper)))
+
+
+def fixed_part(v1: float, x1: float, v2: float, x2: float) -> float:
+    """What the line through two cuts gives at no work (a job's cost whatever its size), within [0, v1]."""
+    if math.isclose(x1, x2) or v2 <= v1:
+        return max(v1, v2)  # no growth measured: all of it is fixed
+    return min(v1, max(0.0, v1 - (v2 - v1) / (x2 - x1) * x1))
+
+
+def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: dict, configs) -> pd.DataFrame:
+    """Each first-cut job's CPU seconds and peak MB predicted at the paper's settings.
+
+    A job run at both cuts: the line through its two measurements (:func:`at_paper`). A job run at the first
+    only: its rule's fixed part (the median of :func:`fixed_part` over the rule's jobs run at both, 0 where
+    none did) plus the rest scaled by the paper's work (or count) over the cut's. Columns ``cpu_paper_s``,
+    ``peak_paper_mb`` and ``cuts`` (2 where the job ran at both cuts, else 1).
+    """
+    c1, c2, paper = configs
+    second = cut2.set_index("key") if not cut2.empty else pd.DataFrame()
+    rows = []
+    for job in cut1.itertuples():
+        keys = rule_keys(scaling.get(job.rule, []), job.outputs)
+        mkeys = list(memory.get(job.rule, []))
+        x1 = _fraction(keys, c1, paper, job.outputs)
+        m1 = _fraction(mkeys, c1, paper, job.outputs) if mkeys else 1.0
+        row = {"x1": x1, "m1": m1, "cuts": 1, "cpu_fixed": math.nan, "mem_fixed": math.nan}
+        if job.key in second.index:
+            other = second.loc[job.key]
+            x2 = _fraction(keys, c2, paper, job.outputs)
+            m2 = _fraction(mkeys, c2, paper, job.outputs) if mkeys else 1.0
+            row |= {
+                "cuts": 2,
+                "cpu_paper_s": at_paper(job.cpu_s, x1, other.cpu_s, x2),
+                "cpu_fixed": fixed_part(job.cpu_s, x1, other.cpu_s, x2),
+                "peak_paper_mb": at_paper(job.peak_mb, m1, other.peak_mb, m2),
+                "mem_fixed": fixed_part(job.peak_mb, m1, other.peak_mb, m2),
+            }
+        rows.append(row)
+    out = pd.concat([cut1.reset_index(drop=True), pd.DataFrame(rows)], axis=1)
+    for what, value, frac in (("cpu", "cpu_s", "x1"), ("mem", "peak_mb", "m1")):
+        fixed = out.groupby("rule")[f"{what}_fixed"].transform("median").fillna(0.0)
+        scaled = fixed + (out[value] - fixed).clip(lower=0.0) / out[frac]
+        target = "cpu_paper_s" if what == "cpu" else "peak_paper_mb"
+        out[target] = out[target].where(out["cuts"] == 2, scaled)
+    return out
+
+
+def requests(profile: Path = SLURM_PROFILE) -> tuple[dict, dict]:
+    """The SLURM profile's memory (MB) and runtime (min) per rule, its default-resources for the others."""
+    doc = yaml.safe_load(profile.read_text())
+    default, per_rule = doc.get("default-resources", {}), doc.get("set-resources", {})
+    mem = {r: int(v.get("mem_mb", default["mem_mb"])) for r, v in per_rule.items()}
+    runtime = {r: int(v.get("runtime", default["runtime"])) for r, v in per_rule.items()}
+    return {"*": int(default["mem_mb"]), **mem}, {"*": int(default["runtime"]), **runtime}
+
+
+def rehearsal_table(jobs: pd.DataFrame, counts: dict, default_costs: pd.DataFrame, node_mem_mb: int) -> pd.DataFrame:
+    """One row per rule of the paper profile: jobs, request, peaks, both core-hour predictions and their ratio."""
+    mem_req, runtime_req = requests()
+    before = default_costs.set_index("rule")["paper_core_hours"]
+    rows = []
+    for rule, n_jobs in sorted(counts.items()):
+        d = jobs[jobs["rule"] == rule]
+        row = {"rule": rule, "paper_jobs": n_jobs, "mem_requested_mb": mem_req.get(rule, mem_req["*"])}
+        row["runtime_requested_min"] = runtime_req.get(rule, runtime_req["*"])
+        row["core_hours_from_default"] = float(before.get(rule, math.nan))
+        if d.empty:
+            rows.append({**row, "rehearsal_jobs": 0})
+            continue
+        row |= {
+            "rehearsal_jobs": len(d),
+            "cuts": int(d["cuts"].max()),
+            "peak_measured_mb": round(float(d["peak_mb"].max()), 1),
+            "peak_at_paper_mb": round(float(d["peak_paper_mb"].max()), 1),
+            "longest_job_at_paper_min": round(float(d["cpu_paper_s"].max()) / 60, 1),
+            "core_hours_from_rehearsal": round(n_jobs * float(d["cpu_paper_s"].mean()) / 3600, 3),
+        }
+        before_h = row["core_hours_from_default"]
+        row["ratio"] = round(row["core_hours_from_rehearsal"] / before_h, 2) if before_h > 0 else math.nan
+        row["peak_over_request"] = row["peak_at_paper_mb"] > row["mem_requested_mb"]
+        row["request_over_node"] = row["mem_requested_mb"] > node_mem_mb
+        row["runtime_over_request"] = row["longest_job_at_paper_min"] > row["runtime_requested_min"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def disagreements(table: pd.DataFrame) -> pd.DataFrame:
+    """Rules above 1 core-hour (by either prediction) whose two predictions differ by more than 2x."""
+    big = table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1) > COST_FLOOR_H
+    off = (table["ratio"] > AGREE) | (table["ratio"] < 1 / AGREE)
+    return table[big & off]
+
+
+def raise_requests(table: pd.DataFrame, default_costs: pd.DataFrame, paper: dict) -> list[float]:
+    """Each rule's memory request from now on, with the peaks measured here (:func:`memory_request`).
+
+    Rewrites ``config/costs.csv``'s ``mem_mb`` and the SLURM profile's block where a request changes, and says
+    which; returns the requests in ``table``'s order.
+    """
+    peaks = dict(zip(table["rule"], table.get("peak_at_paper_mb", pd.Series(math.nan, table.index)), strict=True))
+    new = default_costs.copy()
+    measured = new["measured_rss_mb"].notna()
+    new.loc[measured, "mem_mb"] = [
+        memory_request(rss, float(peaks.get(rule, math.nan)))
+        for rule, rss in zip(new.loc[measured, "rule"], new.loc[measured, "measured_rss_mb"], strict=True)
+    ]
+    changed = new[measured & (new["mem_mb"] != default_costs["mem_mb"])]
+    for r in changed.itertuples():
+        print(f"memory request of {r.rule}: {default_costs.loc[r.Index, 'mem_mb']:.0f} -> {r.mem_mb:.0f} MB")
+    if not changed.empty:
+        new.to_csv("config/costs.csv", index=False)
+        write_slurm_profile(new, paper)
+    after = dict(zip(new["rule"], new["mem_mb"], strict=True))
+    return [after.get(rule, math.nan) for rule in table["rule"]]
+
+
+def second_cut_rules(default_costs: pd.DataFrame, memory: dict, scaling: dict, configs) -> list[str]:
+    """The rules run at the second cut.
+
+    Those above 1 paper core-hour in config/costs.csv, those with memory that grows with a cut count, and those
+    whose first cut does less than a quarter of a paper job's work (:data:`TWO_CUTS_ABOVE`): scaled from one cut,
+    their fixed costs would be multiplied too (the first rehearsal's calibration_model: a 146 s enumeration of
+    2^25 states scaled by its training's 1500x).
+    """
+    big = set(default_costs.loc[default_costs["paper_core_hours"].fillna(0) > COST_FLOOR_H, "rule"])
+    c1, paper = configs[0], configs[2]
+    for rule, spec in scaling.items():
+        key_lists = [*spec.values()] if isinstance(spec, dict) else [spec]
+        if max((scale_factor(keys, c1, paper) for keys in key_lists if keys), default=1.0) > TWO_CUTS_ABOVE:
+            big.add(rule)
+    return sorted(big | set(memory))
+
+
+def second_cut_targets(cut1: pd.DataFrame, rules: list[str], configs, per_rule: int = PER_RULE) -> list[str]:
+    """The second cut's targets: per rule in ``rules``, the outputs of its ``per_rule`` costliest first-cut jobs.
+
+    All of them for a rule of at most :data:`ALL_JOBS_UP_TO` jobs. A job's outputs are its log's (``runtime``'s
+    rule line), moved from the first cut's results and figures directories to the second's. The other jobs of
+    the rule take its fixed part from these (:func:`predict_jobs`): running all 72 learning shards of
+    bruegge2013 again would cost the rehearsal minutes of SLURM and Snakemake start-up (about 10 CPU seconds a
+    job) for no other measurement.
+    """
+    moves = [
+        (c[k].rstrip("/") + "/", configs[1][k].rstrip("/") + "/")
+        for c in configs[:1]
+        for k in ("results_dir", "figures_dir")
+    ]
+    targets = []
+    for rule in rules:
+        jobs = cut1[cut1["rule"] == rule].sort_values(["cpu_s", "log"], ascending=[False, True])
+        jobs = jobs if len(jobs) <= ALL_JOBS_UP_TO else jobs.head(per_rule)
+        for outputs in jobs["outputs"]:
+            for path in outputs:
+                for old, new in moves:
+                    if path.startswith(old):
+                        targets.append(new + path[len(old) :])
+                        break
+    return targets
+
+
+def _number(v) -> str:
+    """A table cell: a whole number without its ``.0``."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def markdown(table: pd.DataFrame, wall_s: float | None, node_mem_mb: int) -> str:
+    """docs/paper-rehearsal.md: what was run, the per-rule table and what it found."""
+    t = table.copy()
+    cols = {
+        "rule": "rule",
+        "paper_jobs": "paper jobs",
+        "mem_requested_mb": "memory requested (MB)",
+        "mem_request_after_mb": "requested after (MB)",
+        "peak_measured_mb": "peak measured (MB)",
+        "peak_at_paper_mb": "peak at the paper's counts (MB)",
+        "core_hours_from_default": "core-hours from default",
+        "core_hours_from_rehearsal": "core-hours from rehearsal",
+        "ratio": "ratio",
+        "longest_job_at_paper_min": "longest job at paper (min)",
+        "runtime_requested_min": "runtime requested (min)",
+        "cuts": "cuts",
+    }
+    over = t[t["peak_over_request"].fillna(False).astype(bool)]["rule"].tolist()
+    beyond = t[t["request_over_node"].fillna(False).astype(bool)]["rule"].tolist()
+    off = disagreements(t)["rule"].tolist()
+    slow = t[t.get("runtime_over_request", pd.Series(False, t.index)).fillna(False).astype(bool)]["rule"].tolist()
+    lines = [
+        "# The paper profile's rehearsal",
+        "",
+        'Written by `make paper-rehearsal` (`bmrep.pipeline.rehearsal`; spec "Rehearsal of the paper',
+        'profile"): every rule of the paper profile run through `profiles/slurm` on a one-node SLURM at the',
+        "papers' shapes, iteration and repeat counts cut (`config/rehearsal.yaml`); the rows with `cuts` 2 ran",
+        "again at a second cut (`config/rehearsal_cut2.yaml`). Peak: the SLURM job's, all its processes (its",
+        "two Snakemake processes and the script; `bmrep.pipeline.job_memory`, the script's exact peak and",
+        "Snakemake's benchmark record); at the paper's counts: along `config/memory_scaling.yaml` through the",
+        "two cuts, else as measured (the shapes are the paper's). Core-hours from the rehearsal: each job's CPU",
+        "time on the line through its two cuts at the paper's work (`config/cost_scaling.yaml`), or its one cut",
+        "scaled; from the default: `config/costs.csv`.",
+        "",
+        f"Wall time of the rehearsal: {f'{wall_s / 60:.1f} min' if wall_s else 'not recorded'}.",
+        f"Total paper core-hours: {t['core_hours_from_default'].sum():.1f} predicted from the default, "
+        f"{t['core_hours_from_rehearsal'].sum():.1f} from the rehearsal.",
+        f"Peaks above their request: {', '.join(over) or 'none'}. Requests above a {node_mem_mb} MB node: "
+        f"{', '.join(beyond) or 'none'}. Rules above {COST_FLOOR_H:g} core-hour whose predictions differ by more "
+        f"than {AGREE:g}x: {', '.join(off) or 'none'}. Longest job predicted above its runtime request (one "
+        f"submission; a checkpointed rule is resubmitted, docs/cluster.md): {', '.join(slow) or 'none'}.",
+        "",
+        "| " + " | ".join(cols.values()) + " |",
+        "|" + "---|" * len(cols),
+    ]
+    for r in t.itertuples():
+        values = {k: getattr(r, k, math.nan) for k in cols}
+        cells = ["" if pd.isna(v) else f"`{v}`" if k == "rule" else _number(v) for k, v in values.items()]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bmrep.pipeline.rehearsal report [WALL_S]`` or ``... second-cut-rules``."""
+    default_costs = pd.read_csv("config/costs.csv")
+    memory = yaml.safe_load(Path("config/memory_scaling.yaml").read_text()) or {}
+    configs = (cut_config(1), cut_config(2), paper_config())
+    scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
+    rules = second_cut_rules(default_costs, memory, scaling, configs)
+    if argv[:1] == ["second-cut-rules"]:
+        print(" ".join(rules))
+        return 0
+    if argv[:1] == ["second-cut-targets"]:
+        print(" ".join(second_cut_targets(measure_jobs(Path(configs[0]["results_dir"]) / "logs"), rules, configs)))
+        return 0
+    if argv[:1] != ["report"]:
+        print("usage: python -m bmrep.pipeline.rehearsal report [WALL_S] | second-cut-rules | second-cut-targets")
+        return 2
+    cut1_dir, cut2_dir = (Path(c["results_dir"]) for c in configs[:2])
+    node = cut1_dir / JOB_MEMORY  # one table for both cuts (one cluster, so distinct job ids)
+    cut2 = job_records(cut2_dir, node) if (cut2_dir / "logs").exists() else pd.DataFrame()
+    jobs = predict_jobs(job_records(cut1_dir, node), cut2, scaling, memory, configs)
+    node_mem = int(yaml.safe_load(SLURM_PROFILE.with_name("partition.yaml").read_text())["node_mem_mb"])
+    table = rehearsal_table(jobs, job_counts("all", "--configfile", "config/paper.yaml"), default_costs, node_mem)
+    table = table.assign(mem_request_after_mb=raise_requests(table, default_costs, paper=configs[2]))
+    table.to_csv(REPORT.with_suffix(".csv"), index=False)
+    REPORT.write_text(markdown(table, float(argv[1]) if len(argv) > 1 else None, node_mem))
+    print(REPORT.read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
