@@ -97,9 +97,12 @@ publish: report
 	$(BIN)/python -m bmrep.pipeline.publish $(PROFILE)
 
 # The per-rule cost table (config/costs.csv: measured CPU and memory per job, paper-profile
-# core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default run.
+# core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default run (which
+# it keeps, one row per job, in config/default_jobs.csv: after a change of config/cost_scaling.yaml,
+# `make costs COSTS_FROM=config/default_jobs.csv` extrapolates again without a run).
+COSTS_FROM ?= results/logs
 costs: $(STAMP)
-	$(BIN)/python -m bmrep.pipeline.costs results/logs
+	$(BIN)/python -m bmrep.pipeline.costs $(COSTS_FROM)
 
 timeline: $(STAMP)
 	$(BIN)/python -m bmrep.pipeline.timeline $(PROFILE_RESULTS)/logs --cores $(CORES) all $(PROFILE_ARGS)

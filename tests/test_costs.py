@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import costs, runtime, slurm_resources
+from bmrep.pipeline import costs, runtime, slurm_resources, work_keys
 from conftest import ROOT
 
 
@@ -45,22 +45,39 @@ def test_measure_jobs_reads_each_finished_jobs_rule_resources_and_outputs(tmp_pa
         costs.measure_jobs(tmp_path / "empty")
 
 
+def test_the_kept_job_table_extrapolates_as_the_logs_do(tmp_path):
+    # make costs keeps the default's jobs (config/default_jobs.csv) so that a changed cost_scaling.yaml is
+    # extrapolated again without a run: from that table the costs must be those from the logs, bit for bit
+    _job_log(tmp_path / "logs" / "0.log", "paper_train", 10.0, 11.0, 200.0)
+    _job_log(tmp_path / "logs" / "1.log", "paper_train", 30.5, 31.0, 300.0)
+    _job_log(tmp_path / "logs" / "2.log", "paper_fig", 1.25, 2.0, 100.0)
+    from_logs = costs.read_jobs(tmp_path / "logs")
+    costs.write_jobs(from_logs, tmp_path / "jobs.csv")
+    from_table = costs.read_jobs(tmp_path / "jobs.csv")
+    assert len(from_table) == 3 and from_table["outputs"].tolist() == [("x",)] * 3
+    default, paper = {"p": {"n": 100}}, {"p": {"n": 1000}}
+    args = ({"paper_train": ["p.n"]}, default, paper, {"paper_train": 4, "paper_fig": 1})
+    a, b = costs.extrapolate(from_logs, *args), costs.extrapolate(from_table, *args)
+    pd.testing.assert_frame_equal(a, b)
+    assert a.set_index("rule").loc["paper_train", "paper_core_hours"] == pytest.approx(4 * 202.5 / 3600, abs=1e-3)
+
+
 def test_work_size_and_scale_factor():
-    assert costs.work_size(4000) == 4000 and costs.work_size([1000, 3000]) == 4000
-    assert costs.work_size({"bas": 300, "mnist": 2000}) == 2000 and costs.work_size(["a", "b", "c"]) == 3
+    assert work_keys.work_size(4000) == 4000 and work_keys.work_size([1000, 3000]) == 4000
+    assert work_keys.work_size({"bas": 300, "mnist": 2000}) == 2000 and work_keys.work_size(["a", "b", "c"]) == 3
     default = {"p": {"train": {"n_updates": 4000}, "reps": 5}}
     paper = {"p": {"train": {"n_updates": 200000}, "reps": 25}}
-    assert costs.scale_factor(["p.train.n_updates", "p.reps"], default, paper) == pytest.approx(250.0)
-    assert costs.scale_factor(["p.train.n_updates", "1/p.reps"], default, paper) == pytest.approx(10.0)
+    assert work_keys.scale_factor(["p.train.n_updates", "p.reps"], default, paper) == pytest.approx(250.0)
+    assert work_keys.scale_factor(["p.train.n_updates", "1/p.reps"], default, paper) == pytest.approx(10.0)
     per_benchmark = ({"n": {"bas": 2000, "mnist": 200}}, {"n": {"bas": 20000, "mnist": 20000}})
-    assert costs.scale_factor(["n"], *per_benchmark) == pytest.approx(100.0)  # the largest ratio, not 20000/2000
+    assert work_keys.scale_factor(["n"], *per_benchmark) == pytest.approx(100.0)  # the largest ratio, not 20000/2000
     models = (
         {"m": {"a": {"n": 10, "k": 1}, "b": {"n": 10}}},
         {"m": {"a": {"n": 100, "k": 10}, "b": {"n": 500}}},
     )
-    assert costs.scale_factor(["m.*.n", "m.*.k"], *models) == pytest.approx(100.0)  # a: 10 x 10 > b: 50 x 1
+    assert work_keys.scale_factor(["m.*.n", "m.*.k"], *models) == pytest.approx(100.0)  # a: 10 x 10 > b: 50 x 1
     with pytest.raises(KeyError, match="p.nope"):
-        costs.scale_factor(["p.nope"], default, paper)
+        work_keys.scale_factor(["p.nope"], default, paper)
 
 
 def test_extrapolated_table_and_slurm_block():
@@ -152,10 +169,10 @@ def test_jobs_of_per_benchmark_settings_scale_by_their_own_benchmark():
     """A job whose outputs name its benchmark takes that benchmark's ratio; a job naming none, the largest."""
     measured_config = {"p": {"n": {"bas": 6000, "mnist": 200}, "reps": 10}}
     target_config = {"p": {"n": {"bas": 20000, "mnist": 20000}, "reps": 25}}
-    assert costs.entries(["p.n", "p.reps"], measured_config, target_config) == {"bas", "mnist"}
-    assert costs.job_entry(["results/p/learning/bas/cd_G/0.npz"], {"bas", "mnist"}) == "bas"
-    assert costs.job_entry(["results/p/bas/0.npz", "results/p/mnist/0.npz"], {"bas", "mnist"}) is None
-    assert costs.scale_factor(["p.n"], measured_config, target_config, "bas") == pytest.approx(20000 / 6000)
+    assert work_keys.entries(["p.n", "p.reps"], measured_config, target_config) == {"bas", "mnist"}
+    assert work_keys.job_entry(["results/p/learning/bas/cd_G/0.npz"], {"bas", "mnist"}) == "bas"
+    assert work_keys.job_entry(["results/p/bas/0.npz", "results/p/mnist/0.npz"], {"bas", "mnist"}) is None
+    assert work_keys.scale_factor(["p.n"], measured_config, target_config, "bas") == pytest.approx(20000 / 6000)
     jobs = pd.DataFrame(
         {
             "rule": "p_learn",
@@ -176,9 +193,9 @@ def test_jobs_of_one_rule_scale_by_the_keys_of_their_output_name():
     measured_config = {"s": {"train": {"n_updates": 3000, "tt_levels": 10, "tt_every": 10}}}
     target_config = {"s": {"train": {"n_updates": 30000, "tt_levels": 20, "tt_every": 1}}}
     spec = {"Trans-SAP": ["s.train.n_updates", "s.train.tt_levels", "1/s.train.tt_every"], "*": ["s.train.n_updates"]}
-    assert costs.rule_keys(spec, ["results/models/s/seed0/Trans-SAP.npz"]) == spec["Trans-SAP"]
-    assert costs.rule_keys(spec, ["results/models/s/seed0/SAP-50.npz"]) == ["s.train.n_updates"]
-    assert costs.rule_keys(["a.b"], ["x.npz"]) == ["a.b"]
+    assert work_keys.rule_keys(spec, ["results/models/s/seed0/Trans-SAP.npz"]) == spec["Trans-SAP"]
+    assert work_keys.rule_keys(spec, ["results/models/s/seed0/SAP-50.npz"]) == ["s.train.n_updates"]
+    assert work_keys.rule_keys(["a.b"], ["x.npz"]) == ["a.b"]
     jobs = pd.DataFrame(
         {
             "rule": "s_train",
@@ -199,12 +216,14 @@ def test_a_one_plus_term_scales_the_growing_part_of_the_work_only():
     term = {"one_plus": 0.4, "times": ["s.train.tt_levels", "1/s.train.tt_every"]}
     # per update (1 + 0.4 x 20) / (1 + 0.4 x 1) = 9 / 1.4, times 10x the updates
     expected = 10 * 9 / 1.4
-    assert costs.scale_factor(["s.train.n_updates", term], measured_config, target_config) == pytest.approx(expected)
-    assert costs.scale_factor([term], measured_config, measured_config) == pytest.approx(1.0)
+    assert work_keys.scale_factor(["s.train.n_updates", term], measured_config, target_config) == pytest.approx(
+        expected
+    )
+    assert work_keys.scale_factor([term], measured_config, measured_config) == pytest.approx(1.0)
     spec = {"Trans-SAP": ["s.train.n_updates", term], "*": ["s.train.n_updates"]}
-    assert costs._described(spec).startswith("Trans-SAP: s.train.n_updates x (1 + 0.4 x s.train.tt_levels x 1/s.")
+    assert work_keys._described(spec).startswith("Trans-SAP: s.train.n_updates x (1 + 0.4 x s.train.tt_levels x 1/s.")
     with pytest.raises(KeyError, match="one_plus and times"):
-        costs.scale_factor([{"one_plus": 0.4}], measured_config, target_config)
+        work_keys.scale_factor([{"one_plus": 0.4}], measured_config, target_config)
 
 
 def test_list_entries_by_index_and_output_stems_by_glob():
@@ -212,19 +231,19 @@ def test_list_entries_by_index_and_output_stems_by_glob():
     measured_config = {"c": {"fig3": {"shard_size": 9, "models": [{"sweeps": [1000, 3000]}, {"sweeps": [1000]}]}}}
     target_config = {"c": {"fig3": {"shard_size": 2, "models": [{"sweeps": [1000, 39000]}, {"sweeps": [4000]}]}}}
     spec = {"784x100_*": ["c.fig3.shard_size", "c.fig3.models.0.sweeps"], "*": ["c.fig3.models.1.sweeps"]}
-    keys = costs.rule_keys(spec, ["r/carlson2016/shards/fig3/784x100_RTS_0.npz"])
+    keys = work_keys.rule_keys(spec, ["r/carlson2016/shards/fig3/784x100_RTS_0.npz"])
     assert keys == spec["784x100_*"]
-    assert costs.scale_factor(keys, measured_config, target_config) == pytest.approx(2 / 9 * 10)
-    assert costs.rule_keys(spec, ["r/carlson2016/shards/fig3/784x500_RTS_0.npz"]) == spec["*"]
+    assert work_keys.scale_factor(keys, measured_config, target_config) == pytest.approx(2 / 9 * 10)
+    assert work_keys.rule_keys(spec, ["r/carlson2016/shards/fig3/784x500_RTS_0.npz"]) == spec["*"]
     with pytest.raises(KeyError, match="models.2.sweeps"):
-        costs.scale_factor(["c.fig3.models.2.sweeps"], measured_config, target_config)
+        work_keys.scale_factor(["c.fig3.models.2.sweeps"], measured_config, target_config)
     # a per-model setting where the model has one, else the section's: the paper's 784x100 truth runs 10^7 sweeps
     measured_config["c"]["fig3"]["truth_sweeps"] = 30000
     target_config["c"]["fig3"].update(truth_sweeps=10**6, models=[{"truth_sweeps": 10**7}, {}])
     truth = "c.fig3.models.{}.truth_sweeps|c.fig3.truth_sweeps"
-    assert costs.scale_factor([truth.format(0)], measured_config, target_config) == pytest.approx(10**7 / 30000)
-    assert costs.scale_factor([truth.format(1)], measured_config, target_config) == pytest.approx(10**6 / 30000)
-    assert costs.work_size("float64") / costs.work_size("float32") == 2.0
+    assert work_keys.scale_factor([truth.format(0)], measured_config, target_config) == pytest.approx(10**7 / 30000)
+    assert work_keys.scale_factor([truth.format(1)], measured_config, target_config) == pytest.approx(10**6 / 30000)
+    assert work_keys.work_size("float64") / work_keys.work_size("float32") == 2.0
 
 
 def test_cost_scaling_names_real_rules_and_config_keys():
@@ -243,7 +262,7 @@ def test_cost_scaling_names_real_rules_and_config_keys():
     assert set(scaling) <= rules, set(scaling) - rules
     for rule, spec in scaling.items():
         for keys in spec.values() if isinstance(spec, dict) else [spec]:
-            assert costs.scale_factor(keys, default, paper) > 0, rule
+            assert work_keys.scale_factor(keys, default, paper) > 0, rule
 
 
 @pytest.mark.workflow

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import costs, job_memory, rehearsal, runtime
+from bmrep.pipeline import costs, job_memory, rehearsal, rehearsal_report, runtime, work_keys
 from conftest import ROOT
 
 
@@ -100,7 +100,7 @@ def test_each_job_is_predicted_from_its_own_pair_and_a_job_of_one_cut_is_scaled(
 
 
 def test_the_table_flags_a_peak_above_its_request_a_request_above_a_node_and_disagreeing_costs(monkeypatch):
-    monkeypatch.setattr(rehearsal, "requests", lambda: ({"*": 1000, "big": 30000}, {"*": 10}))
+    monkeypatch.setattr(rehearsal_report, "requests", lambda: ({"*": 1000, "big": 30000}, {"*": 10}))
     jobs = pd.DataFrame(
         {
             "rule": ["ok", "ok", "over", "big"],
@@ -111,16 +111,16 @@ def test_the_table_flags_a_peak_above_its_request_a_request_above_a_node_and_dis
         }
     )
     default = pd.DataFrame({"rule": ["ok", "over", "big"], "paper_core_hours": [3.0, 0.01, 0.01]})
-    table = rehearsal.rehearsal_table(jobs, {"ok": 4, "over": 1, "big": 1, "never": 2}, default, 24576)
+    table = rehearsal_report.rehearsal_table(jobs, {"ok": 4, "over": 1, "big": 1, "never": 2}, default, 24576)
     t = table.set_index("rule")
     assert t.loc["ok", "core_hours_from_rehearsal"] == pytest.approx(4 * 5400 / 3600) and t.loc["ok", "ratio"] == 2.0
     assert not t.loc["ok", "peak_over_request"] and t.loc["over", "peak_over_request"]
     assert t.loc["big", "request_over_node"] and not t.loc["ok", "request_over_node"]
     assert t.loc["never", "rehearsal_jobs"] == 0
-    assert rehearsal.disagreements(table).empty  # 2.0x is within 2x
+    assert rehearsal_report.disagreements(table).empty  # 2.0x is within 2x
     table.loc[table["rule"] == "ok", "ratio"] = 2.5
-    assert rehearsal.disagreements(table)["rule"].tolist() == ["ok"]
-    text = rehearsal.markdown(table, 1500.0, 24576)
+    assert rehearsal_report.disagreements(table)["rule"].tolist() == ["ok"]
+    text = rehearsal_report.markdown(table, 1500.0, 24576)
     assert "| `over` |" in text and "25.0 min" in text and "Peaks above their request: over." in text
 
 
@@ -161,8 +161,8 @@ def test_the_second_cut_reruns_the_costly_and_growing_rules_at_other_work():
     for rule in second:
         spec = scaling.get(rule, [])
         key_lists = [*spec.values()] if isinstance(spec, dict) else [spec]
-        grows = [costs.scale_factor(keys, *configs) for keys in key_lists if keys]
-        grows += [costs.scale_factor(memory[rule], *configs)] if rule in memory else []
+        grows = [work_keys.scale_factor(keys, *configs) for keys in key_lists if keys]
+        grows += [work_keys.scale_factor(memory[rule], *configs)] if rule in memory else []
         assert grows and min(grows) >= 2, (rule, grows)  # at least twice the work or count at the second cut
 
 
