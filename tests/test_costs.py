@@ -222,8 +222,21 @@ def test_a_one_plus_term_scales_the_growing_part_of_the_work_only():
     assert work_keys.scale_factor([term], measured_config, measured_config) == pytest.approx(1.0)
     spec = {"Trans-SAP": ["s.train.n_updates", term], "*": ["s.train.n_updates"]}
     assert work_keys._described(spec).startswith("Trans-SAP: s.train.n_updates x (1 + 0.4 x s.train.tt_levels x 1/s.")
-    with pytest.raises(KeyError, match="one_plus and times"):
+    with pytest.raises(KeyError, match="one_plus, times"):
         work_keys.scale_factor([{"one_plus": 0.4}], measured_config, target_config)
+
+
+def test_a_sum_term_adds_parts_that_grow_with_different_settings():
+    """The DBM evaluation: a final AIS (replicates x betas) and an AIS and a bound per snapshot."""
+    measured = {"e": {"reps": 5, "betas": 10000, "curve": 500, "snaps": 4, "subset": 1000}}
+    target = {"e": {"reps": 5, "betas": 20000, "curve": 20000, "snaps": 51, "subset": 10000}}
+    term = {"sum": [["e.reps", "e.betas"], ["e.snaps", "e.curve"], ["e.snaps", "e.subset"]], "weights": [1, 1, 0.5]}
+    expected = (5 * 20000 + 51 * 20000 + 0.5 * 51 * 10000) / (5 * 10000 + 4 * 500 + 0.5 * 4 * 1000)
+    assert work_keys.scale_factor([term], measured, target) == pytest.approx(expected)
+    assert work_keys.scale_factor(["e.reps", term], measured, measured) == pytest.approx(1.0)
+    assert work_keys._described([term]).startswith("(1 x e.reps x e.betas + 1 x e.snaps x e.curve + 0.5 x")
+    with pytest.raises(KeyError, match="of one length"):
+        work_keys.scale_factor([{"sum": [["e.reps"]], "weights": [1, 2]}], measured, target)
 
 
 def test_list_entries_by_index_and_output_stems_by_glob():

@@ -45,6 +45,7 @@ from .slurm_resources import SLURM_PROFILE, memory_request, write_slurm_profile
 from .work_keys import entries, job_entry, rule_keys, scale_factor
 
 CUTS = ("config/rehearsal.yaml", "config/rehearsal_cut2.yaml")
+KINDS = Path("config/rehearsal_kinds.yaml")  # rule -> a regex on a job's log key naming its kind (job_kind)
 REPORT = Path("docs/paper-rehearsal.md")
 PER_RULE = 3  # first-cut jobs per rule run again at the second cut (its costliest) ...
 ALL_JOBS_UP_TO = 6  # ... or all of them where it has no more (jobs of other shapes: the calibration's models)
@@ -124,15 +125,34 @@ def fixed_part(v1: float, x1: float, v2: float, x2: float) -> float:
     return min(v1, max(0.0, v1 - (v2 - v1) / (x2 - x1) * x1))
 
 
-def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: dict, configs) -> pd.DataFrame:
+def slope(v1: float, x1: float, v2: float, x2: float) -> float:
+    """What one paper job's worth of work adds (the line through two cuts), 0 where no growth was measured."""
+    return 0.0 if math.isclose(x1, x2) or v2 <= v1 else (v2 - v1) / (x2 - x1)
+
+
+def job_kind(rule: str, key: str, kinds: dict) -> str:
+    """A job's kind: the groups that ``kinds[rule]`` (a regex on the log key) finds, else the key itself.
+
+    Jobs of one kind do the same work per unit (config/rehearsal_kinds.yaml: bruegge2013's learning shards
+    of one benchmark and algorithm at three learning rates); the second cut runs one of each kind and the
+    others take its slope.
+    """
+    found = re.search(kinds[rule], key) if rule in kinds else None
+    return "/".join(found.groups()) or found.group(0) if found else key
+
+
+def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: dict, configs, kinds=None):
     """Each first-cut job's CPU seconds and peak MB predicted at the paper's settings.
 
     A job run at both cuts: the line through its two measurements (:func:`at_paper`). A job run at the first
-    only: its rule's fixed part (the median of :func:`fixed_part` over the rule's jobs run at both, 0 where
+    only, of a kind (:func:`job_kind`) one of whose jobs ran at both: its own measurement plus its kind's
+    median :func:`slope` times the work still missing (``1 - x1``), so that its start-up is not multiplied.
+    Else its rule's fixed part (the median of :func:`fixed_part` over the rule's jobs run at both, 0 where
     none did) plus the rest scaled by the paper's work (or count) over the cut's. Columns ``cpu_paper_s``,
-    ``peak_paper_mb`` and ``cuts`` (2 where the job ran at both cuts, else 1).
+    ``peak_paper_mb``, ``kind`` and ``cuts`` (2 where the job ran at both cuts, else 1).
     """
     c1, c2, paper = configs
+    kinds = kinds or {}
     second = cut2.set_index("key") if not cut2.empty else pd.DataFrame()
     rows = []
     for job in cut1.itertuples():
@@ -140,7 +160,8 @@ def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: 
         mkeys = list(memory.get(job.rule, []))
         x1 = _fraction(keys, c1, paper, job.outputs)
         m1 = _fraction(mkeys, c1, paper, job.outputs) if mkeys else 1.0
-        row = {"x1": x1, "m1": m1, "cuts": 1, "cpu_fixed": math.nan, "mem_fixed": math.nan}
+        row = {"x1": x1, "m1": m1, "cuts": 1, "kind": job_kind(job.rule, job.key, kinds)}
+        row |= {"cpu_fixed": math.nan, "mem_fixed": math.nan, "cpu_slope": math.nan, "mem_slope": math.nan}
         if job.key in second.index:
             other = second.loc[job.key]
             x2 = _fraction(keys, c2, paper, job.outputs)
@@ -149,14 +170,18 @@ def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: 
                 "cuts": 2,
                 "cpu_paper_s": at_paper(job.cpu_s, x1, other.cpu_s, x2),
                 "cpu_fixed": fixed_part(job.cpu_s, x1, other.cpu_s, x2),
+                "cpu_slope": slope(job.cpu_s, x1, other.cpu_s, x2),
                 "peak_paper_mb": at_paper(job.peak_mb, m1, other.peak_mb, m2),
                 "mem_fixed": fixed_part(job.peak_mb, m1, other.peak_mb, m2),
+                "mem_slope": slope(job.peak_mb, m1, other.peak_mb, m2),
             }
         rows.append(row)
     out = pd.concat([cut1.reset_index(drop=True), pd.DataFrame(rows)], axis=1)
     for what, value, frac in (("cpu", "cpu_s", "x1"), ("mem", "peak_mb", "m1")):
         fixed = out.groupby("rule")[f"{what}_fixed"].transform("median").fillna(0.0)
         scaled = fixed + (out[value] - fixed).clip(lower=0.0) / out[frac]
+        kind_slope = out.groupby(["rule", "kind"])[f"{what}_slope"].transform("median")
+        scaled = scaled.where(kind_slope.isna(), out[value] + kind_slope * (1.0 - out[frac]))
         target = "cpu_paper_s" if what == "cpu" else "peak_paper_mb"
         out[target] = out[target].where(out["cuts"] == 2, scaled)
     return out
@@ -202,10 +227,11 @@ def second_cut_rules(default_costs: pd.DataFrame, memory: dict, scaling: dict, c
     return sorted(big | set(memory))
 
 
-def second_cut_targets(cut1: pd.DataFrame, rules: list[str], configs, per_rule: int = PER_RULE) -> list[str]:
+def second_cut_targets(cut1: pd.DataFrame, rules: list[str], configs, kinds=None, per_rule: int = PER_RULE):
     """The second cut's targets: per rule in ``rules``, the outputs of its ``per_rule`` costliest first-cut jobs.
 
-    All of them for a rule of at most :data:`ALL_JOBS_UP_TO` jobs. A job's outputs are its log's (``runtime``'s
+    All of them for a rule of at most :data:`ALL_JOBS_UP_TO` jobs; the costliest of each kind for a rule with
+    kinds (:func:`job_kind`). A job's outputs are its log's (``runtime``'s
     rule line), moved from the first cut's results and figures directories to the second's. The other jobs of
     the rule take its fixed part from these (:func:`predict_jobs`): running all 72 learning shards of
     bruegge2013 again would cost the rehearsal minutes of SLURM and Snakemake start-up (about 10 CPU seconds a
@@ -216,10 +242,15 @@ def second_cut_targets(cut1: pd.DataFrame, rules: list[str], configs, per_rule: 
         for c in configs[:1]
         for k in ("results_dir", "figures_dir")
     ]
+    kinds, logs = kinds or {}, Path(configs[0]["results_dir"]) / "logs"
     targets = []
     for rule in rules:
         jobs = cut1[cut1["rule"] == rule].sort_values(["cpu_s", "log"], ascending=[False, True])
-        jobs = jobs if len(jobs) <= ALL_JOBS_UP_TO else jobs.head(per_rule)
+        if rule in kinds:  # the costliest of each kind
+            keys = jobs["log"].map(lambda log: str(Path(log).relative_to(logs).with_suffix("")))
+            jobs = jobs[~keys.map(lambda key, rule=rule: job_kind(rule, key, kinds)).duplicated()]
+        elif len(jobs) > ALL_JOBS_UP_TO:
+            jobs = jobs.head(per_rule)
         for outputs in jobs["outputs"]:
             for path in outputs:
                 for old, new in moves:
@@ -235,12 +266,14 @@ def main(argv: list[str]) -> int:
     memory = yaml.safe_load(Path("config/memory_scaling.yaml").read_text()) or {}
     configs = (cut_config(1), cut_config(2), paper_config())
     scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
+    kinds = yaml.safe_load(KINDS.read_text()) or {}
     rules = second_cut_rules(default_costs, memory, scaling, configs)
     if argv[:1] == ["second-cut-rules"]:
         print(" ".join(rules))
         return 0
     if argv[:1] == ["second-cut-targets"]:
-        print(" ".join(second_cut_targets(measure_jobs(Path(configs[0]["results_dir"]) / "logs"), rules, configs)))
+        cut1 = measure_jobs(Path(configs[0]["results_dir"]) / "logs")
+        print(" ".join(second_cut_targets(cut1, rules, configs, kinds)))
         return 0
     if argv[:1] != ["report"]:
         print("usage: python -m bmrep.pipeline.rehearsal report [WALL_S] | second-cut-rules | second-cut-targets")
@@ -248,7 +281,7 @@ def main(argv: list[str]) -> int:
     cut1_dir, cut2_dir = (Path(c["results_dir"]) for c in configs[:2])
     node = cut1_dir / JOB_MEMORY  # one table for both cuts (one cluster, so distinct job ids)
     cut2 = job_records(cut2_dir, node) if (cut2_dir / "logs").exists() else pd.DataFrame()
-    jobs = predict_jobs(job_records(cut1_dir, node), cut2, scaling, memory, configs)
+    jobs = predict_jobs(job_records(cut1_dir, node), cut2, scaling, memory, configs, kinds)
     node_mem = int(yaml.safe_load(SLURM_PROFILE.with_name("partition.yaml").read_text())["node_mem_mb"])
     table = rehearsal_table(jobs, job_counts("all", "--configfile", "config/paper.yaml"), default_costs, node_mem)
     table = table.assign(mem_request_after_mb=raise_requests(table, default_costs, paper=configs[2]))

@@ -76,7 +76,7 @@ def entries(keys: list[str], measured: dict, target: dict) -> set[str]:
     """The entries (e.g. benchmarks) of the per-entry settings among ``keys``: mapping keys both configs have."""
     found: set[str] = set()
     for k in keys:
-        if isinstance(k, dict):  # a one_plus term: plain keys only
+        if isinstance(k, dict):  # a one_plus or sum term: plain keys only
             continue
         k = k.removeprefix("1/")
         prefix = k.split(".*", 1)[0]
@@ -98,22 +98,33 @@ def _key_power(key: str) -> tuple[str, int]:
     return (key[2:], -1) if key.startswith("1/") else (key, 1)
 
 
-def _one_plus_ratio(term: dict, measured: dict, target: dict) -> float:
-    """``{one_plus: w, times: [keys]}``: work per unit ``1 + w x product(keys)``, target over measured.
+def _product(keys: list[str], config: dict) -> float:
+    """The product of ``keys``' work sizes in ``config`` (``1/key`` divides)."""
+    return math.prod(work_size(_lookup(config, k)) ** power for k, power in map(_key_power, keys))
 
-    For work made of a fixed part and a part that grows with settings: a
-    Trans-SAP update is a SAP update (1) plus a tempered transition's 2
-    sweeps per level every ``tt_every`` updates (``w`` = one level's two
-    sweeps over a SAP update, from ``benchmarks/bench_dbm_update.py``).
+
+def _term_ratio(term: dict, measured: dict, target: dict) -> float:
+    """A term's work, target over measured: ``{one_plus: w, times: [keys]}`` or ``{sum: [[keys], ...], weights}``.
+
+    ``one_plus``: work per unit ``1 + w x product(keys)``, for work made of a
+    fixed part and a part that grows with settings: a Trans-SAP update is a
+    SAP update (1) plus a tempered transition's 2 sweeps per level every
+    ``tt_every`` updates (``w`` = one level's two sweeps over a SAP update,
+    from ``benchmarks/bench_dbm_update.py``). ``sum``: work ``sum_i weights_i
+    x product(keys_i)``, for a job of several parts that grow with different
+    settings (the DBM evaluation: a final AIS, and an AIS and a bound per
+    snapshot).
     """
-    if set(term) != {"one_plus", "times"}:
-        raise KeyError(f"a term needs exactly one_plus and times, not {sorted(term)} (config/cost_scaling.yaml)")
-    w = float(term["one_plus"])
+    if set(term) == {"one_plus", "times"}:
+        w = float(term["one_plus"])
+        return (1 + w * _product(term["times"], target)) / (1 + w * _product(term["times"], measured))
+    if set(term) == {"sum", "weights"} and len(term["sum"]) == len(term["weights"]):
 
-    def product(config: dict) -> float:
-        return math.prod(work_size(_lookup(config, k)) ** power for k, power in map(_key_power, term["times"]))
+        def total(config: dict) -> float:
+            return sum(float(w) * _product(keys, config) for keys, w in zip(term["sum"], term["weights"], strict=True))
 
-    return (1 + w * product(target)) / (1 + w * product(measured))
+        return total(target) / total(measured)
+    raise KeyError(f"a term is {{one_plus, times}} or {{sum, weights}} of one length, not {term} (cost_scaling.yaml)")
 
 
 def scale_factor(keys: list, measured: dict, target: dict, entry: str | None = None) -> float:
@@ -121,8 +132,9 @@ def scale_factor(keys: list, measured: dict, target: dict, entry: str | None = N
 
     A key written ``1/key`` divides instead (a period such as ``tt_every``).
     A mapping ``{one_plus: w, times: [keys]}`` multiplies by
-    ``(1 + w x target's product) / (1 + w x measured's product)``
-    (:func:`_one_plus_ratio`).
+    ``(1 + w x target's product) / (1 + w x measured's product)``, one
+    ``{sum: [[keys], ...], weights: [...]}`` by its weighted sums' ratio
+    (:func:`_term_ratio`).
     A mapping per entry (``{bas: 6000, mnist: 200}``) gives ``entry``'s ratio,
     or without an entry the largest. Keys with a ``*`` segment
     (``bruegge2013.autocorr.models.*.n_steps``) are taken per entry of the
@@ -134,7 +146,7 @@ def scale_factor(keys: list, measured: dict, target: dict, entry: str | None = N
     plain = [(k, p) for k, p in powers if p == -1 or "*" not in k]
 
     factor = math.prod(_ratio(_lookup(target, k), _lookup(measured, k), entry) ** p for k, p in plain)
-    factor *= math.prod(_one_plus_ratio(t, measured, target) for t in terms)
+    factor *= math.prod(_term_ratio(t, measured, target) for t in terms)
     starred = [k for k, p in powers if p == 1 and "*" in k]
     if starred:
         prefix = starred[0].split(".*", 1)[0]
@@ -174,6 +186,9 @@ def rule_keys(spec, outputs=()) -> list[str]:
 
 def _described(spec) -> str:
     def term(k) -> str:
+        if isinstance(k, dict) and "sum" in k:
+            parts = (f"{w} x {' x '.join(keys)}" for keys, w in zip(k["sum"], k["weights"], strict=True))
+            return f"({' + '.join(parts)})"
         return f"(1 + {k['one_plus']} x {' x '.join(k['times'])})" if isinstance(k, dict) else k
 
     if not isinstance(spec, dict):
