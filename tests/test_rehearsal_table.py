@@ -99,6 +99,36 @@ def test_each_job_is_predicted_from_its_own_pair_and_a_job_of_one_cut_is_scaled(
     assert jobs.loc["f", "cpu_paper_s"] == 1.5 and jobs.loc["f", "peak_paper_mb"] == 150.0  # same work, same shapes
 
 
+def test_a_job_of_one_cut_takes_the_slope_of_its_kind_and_the_second_cut_runs_one_of_each_kind(tmp_path):
+    # three learning shards of one kind (one benchmark and algorithm, three learning rates) and one of another:
+    # 1 s of start-up each, 0.02 s an update; a job's own first cut plus its kind's slope, never its start-up x2000
+    kinds = {"r_learn": r"learn/(\w+?)_(cd|pt)_"}
+    assert rehearsal.job_kind("r_learn", "learn/bas_pt_G_lr0.1_0", kinds) == "bas/pt"
+    assert rehearsal.job_kind("r_other", "x/y_0", kinds) == "x/y_0"  # a rule without kinds: every job its own
+    scaling = {"r_learn": ["p.train.n_updates"]}
+    cut1 = _records(
+        [
+            ["r_learn", "learn/bas_pt_G_lr0.1_0", 1.0 + 100 * 0.02, 100.0, ("a.npz",)],
+            ["r_learn", "learn/bas_pt_G_lr0.5_0", 1.3 + 100 * 0.02, 100.0, ("b.npz",)],
+            ["r_learn", "learn/bas_cd_G_lr0.1_0", 1.0 + 100 * 0.01, 100.0, ("c.npz",)],
+        ]
+    )
+    cut2 = _records([["r_learn", "learn/bas_pt_G_lr0.1_0", 1.0 + 400 * 0.02, 100.0, ("a.npz",)]])
+    jobs = rehearsal.predict_jobs(cut1, cut2, scaling, {}, _configs(), kinds).set_index("key")
+    assert jobs.loc["learn/bas_pt_G_lr0.1_0", "cpu_paper_s"] == pytest.approx(1.0 + 200000 * 0.02)
+    # its sibling: its own 3.3 s at 100 updates plus the kind's 4000 s per paper job for the 199900 updates left
+    assert jobs.loc["learn/bas_pt_G_lr0.5_0", "cpu_paper_s"] == pytest.approx(3.3 + 4000 * (1 - 100 / 200000))
+    # the other kind has no pair: the rule's fixed part (1 s, from the pair) plus the rest scaled 2000x
+    assert jobs.loc["learn/bas_cd_G_lr0.1_0", "cpu_paper_s"] == pytest.approx(1.0 + 1.0 * 2000)
+    # the second cut: the costliest job of each kind, moved to the second cut's results directory
+    logs = tmp_path / "r1" / "logs"
+    cut1 = cut1.assign(log=[str(logs / f"{k}.log") for k in cut1["key"]])
+    cut1["outputs"] = [(str(tmp_path / "r1" / n),) for n in "abc"]
+    configs = ({"results_dir": str(tmp_path / "r1"), "figures_dir": "f1"}, {"results_dir": "r2", "figures_dir": "f2"})
+    targets = rehearsal.second_cut_targets(cut1, ["r_learn"], configs, kinds)
+    assert sorted(targets) == ["r2/b", "r2/c"]  # lr0.5 costs more than lr0.1 in its kind; the cd shard alone in its
+
+
 def test_the_table_flags_a_peak_above_its_request_a_request_above_a_node_and_disagreeing_costs(monkeypatch):
     monkeypatch.setattr(rehearsal_report, "requests", lambda: ({"*": 1000, "big": 30000}, {"*": 10}))
     jobs = pd.DataFrame(
