@@ -235,6 +235,9 @@ def test_a_sum_term_adds_parts_that_grow_with_different_settings():
     assert work_keys.scale_factor([term], measured, target) == pytest.approx(expected)
     assert work_keys.scale_factor(["e.reps", term], measured, measured) == pytest.approx(1.0)
     assert work_keys._described([term]).startswith("(1 x e.reps x e.betas + 1 x e.snaps x e.curve + 0.5 x")
+    # a part that runs only where a setting allows it (Fig. 4's MBAR for K <= mbar_max_K): none in the measured run
+    gated = {"sum": [["e.betas"], ["e.curve", "e.snaps>=10"]], "weights": [1, 2]}
+    assert work_keys.scale_factor([gated], measured, target) == pytest.approx((20000 + 2 * 20000) / 10000)
     with pytest.raises(KeyError, match="of one length"):
         work_keys.scale_factor([{"sum": [["e.reps"]], "weights": [1, 2]}], measured, target)
 

@@ -98,9 +98,20 @@ def _key_power(key: str) -> tuple[str, int]:
     return (key[2:], -1) if key.startswith("1/") else (key, 1)
 
 
+def _factor(key: str, config: dict) -> float:
+    """One key's work size; ``key>=N`` is 1 where the key's value is at least N, else 0 (a part that runs only there).
+
+    carlson2016 Fig. 4 runs MBAR only for ``K <= mbar_max_K``: its K = 1000 jobs' MBAR part is
+    ``carlson2016.fig4.mbar_max_K>=1000`` (0 in the default, which runs none there; 1 in the paper profile).
+    """
+    name, _, at_least = key.partition(">=")
+    value = work_size(_lookup(config, name))
+    return float(value >= float(at_least)) if at_least else value
+
+
 def _product(keys: list[str], config: dict) -> float:
-    """The product of ``keys``' work sizes in ``config`` (``1/key`` divides)."""
-    return math.prod(work_size(_lookup(config, k)) ** power for k, power in map(_key_power, keys))
+    """The product of ``keys``' work sizes in ``config`` (``1/key`` divides; ``key>=N``: :func:`_factor`)."""
+    return math.prod(_factor(k, config) ** power for k, power in map(_key_power, keys))
 
 
 def _term_ratio(term: dict, measured: dict, target: dict) -> float:
