@@ -88,3 +88,21 @@ def test_make_paper_rehearsal_dry_runs_both_cuts_through_the_slurm_profile():
     assert set(job_counts(PAPER)) <= stats[0] | {"all"}
     assert "salakhutdinov2010_train" in named and set(named) <= stats[1], set(named) - stats[1]
     assert "saul1996_train" not in stats[1]  # only the named rules and what they need
+
+
+def test_group_args_bundle_each_rule_apart_and_leave_local_rules_out(tmp_path):
+    """The rehearsal submits a rule's jobs GROUP_SIZE at a time, one group per rule; rules declared
+    ``localrules:`` (they never reach SLURM) belong to none: found in the Snakefile and the rule files."""
+    from bmrep.pipeline.rehearsal import group_args, local_rules
+
+    (tmp_path / "workflow" / "rules").mkdir(parents=True)
+    (tmp_path / "Snakefile").write_text("localrules:\n    all,\n\n\nrule all:\n    input: 'x'\n")
+    (tmp_path / "workflow" / "rules" / "data.smk").write_text(
+        "# fetch where Snakemake runs\nlocalrules:\n    data,\n    data_mnist,\n\nrule data:\n    output: 'y'\n"
+    )
+    assert local_rules(tmp_path) == {"all", "data", "data_mnist"}
+    args = group_args(["b_shard", "all", "a_train", "data_mnist"], local_rules(tmp_path), size=3)
+    assert args == ["--groups", "a_train=g_a_train", "b_shard=g_b_shard",
+                    "--group-components", "g_a_train=3", "g_b_shard=3"]  # fmt: skip
+    assert group_args(["all"], {"all"}) == []
+    assert {"all", "data_mnist"} <= local_rules(ROOT)  # the workflow's own declarations are found

@@ -50,6 +50,10 @@ REPORT = Path("docs/paper-rehearsal.md")
 PER_RULE = 3  # first-cut jobs per rule run again at the second cut (its costliest) ...
 ALL_JOBS_UP_TO = 6  # ... or all of them where it has no more (jobs of other shapes: the calibration's models)
 TWO_CUTS_ABOVE = 10.0  # a rule whose paper work is more than this many times its first cut's runs at both cuts
+# Jobs of one rule per SLURM submission (a Snakemake group job, run one after another). Each submission starts
+# Snakemake twice (the batch step, then the job step) before its script: about 4 s of CPU, which over the
+# rehearsal's 275 jobs of a few seconds each was as much CPU as the jobs' own work.
+GROUP_SIZE = 4
 
 
 def cut_config(n: int, root: Path = Path(".")) -> dict:
@@ -260,8 +264,37 @@ def second_cut_targets(cut1: pd.DataFrame, rules: list[str], configs, kinds=None
     return targets
 
 
+def local_rules(root: Path = Path(".")) -> set[str]:
+    """The rules named in a ``localrules:`` directive of the Snakefile or ``workflow/rules/*.smk``.
+
+    They run where Snakemake runs, not through SLURM, so they belong to no group job.
+    """
+    names: set[str] = set()
+    for path in [root / "Snakefile", *sorted((root / "workflow" / "rules").glob("*.smk"))]:
+        for block in re.findall(r"^localrules:\s*\n((?:[ \t]+\w+,?[ \t]*\n)+)", path.read_text(), re.M):
+            names |= set(re.findall(r"\w+", block))
+    return names
+
+
+def group_args(rules, local: set[str], size: int = GROUP_SIZE) -> list[str]:
+    """Snakemake arguments that submit a rule's jobs ``size`` at a time (one group per rule; local rules not).
+
+    One rule per group keeps a submission's request the rule's own (Snakemake takes the largest memory of
+    jobs run one after another, and ``--cores 1`` makes them run one after another): the rehearsal still
+    checks each rule's request. A group's peak memory is its largest job's, charged to each of its jobs.
+    """
+    grouped = sorted(set(rules) - local)
+    if not grouped:
+        return []
+    return ["--groups", *(f"{r}=g_{r}" for r in grouped), "--group-components", *(f"g_{r}={size}" for r in grouped)]
+
+
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.rehearsal report [WALL_S]`` or ``... second-cut-rules``."""
+    """``python -m bmrep.pipeline.rehearsal report [WALL_S]``, ``... second-cut-rules``, ``... group-args``."""
+    if argv[:1] == ["group-args"]:  # every rule the SLURM profile sets resources for
+        rules = yaml.safe_load(SLURM_PROFILE.read_text()).get("set-resources", {})
+        print(" ".join(group_args(rules, local_rules())))
+        return 0
     default_costs = pd.read_csv("config/costs.csv")
     memory = yaml.safe_load(Path("config/memory_scaling.yaml").read_text()) or {}
     configs = (cut_config(1), cut_config(2), paper_config())
@@ -276,7 +309,7 @@ def main(argv: list[str]) -> int:
         print(" ".join(second_cut_targets(cut1, rules, configs, kinds)))
         return 0
     if argv[:1] != ["report"]:
-        print("usage: python -m bmrep.pipeline.rehearsal report [WALL_S] | second-cut-rules | second-cut-targets")
+        print("usage: python -m bmrep.pipeline.rehearsal report [WALL_S] | second-cut-rules | second-cut-targets | group-args")
         return 2
     cut1_dir, cut2_dir = (Path(c["results_dir"]) for c in configs[:2])
     node = cut1_dir / JOB_MEMORY  # one table for both cuts (one cluster, so distinct job ids)
