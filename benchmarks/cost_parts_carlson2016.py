@@ -72,7 +72,8 @@ def fig5(data: str, n_chains: str, n_updates: str, ais_every: str) -> None:
     f5.fig5_track_training(X[n_valid:], X[:n_valid], cfg, SEED)
     total = time.process_time() - t0
     keys = ("n_chains", "n_updates", "ais_every", "ais_replicates", "ais_runs", "ais_betas", "pretrain_updates")
-    print(json.dumps({**{k: cfg[k] for k in keys}, **{k: round(v, 2) for k, v in spent.items()}, "total": round(total, 2)}))
+    times = {k: round(v, 2) for k, v in spent.items()}
+    print(json.dumps({**{k: cfg[k] for k in keys}, **times, "total": round(total, 2)}))
 
 
 if __name__ == "__main__":

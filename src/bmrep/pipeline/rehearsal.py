@@ -309,7 +309,8 @@ def main(argv: list[str]) -> int:
         print(" ".join(second_cut_targets(cut1, rules, configs, kinds)))
         return 0
     if argv[:1] != ["report"]:
-        print("usage: python -m bmrep.pipeline.rehearsal report [WALL_S] | second-cut-rules | second-cut-targets | group-args")
+        subcommands = "report [WALL_S] | second-cut-rules | second-cut-targets | group-args"
+        print(f"usage: python -m bmrep.pipeline.rehearsal {subcommands}")
         return 2
     cut1_dir, cut2_dir = (Path(c["results_dir"]) for c in configs[:2])
     node = cut1_dir / JOB_MEMORY  # one table for both cuts (one cluster, so distinct job ids)
