@@ -108,13 +108,18 @@ def job_records(results_dir: str | Path, node_table: Path | None = None) -> pd.D
     return jobs
 
 
+def slope(v1: float, x1: float, v2: float, x2: float) -> float:
+    """What one paper job's worth of work adds (the line through two cuts), 0 where no growth was measured.
+
+    A slope <= 0 is noise on work that does not grow measurably.
+    """
+    return 0.0 if math.isclose(x1, x2) else max(0.0, (v2 - v1) / (x2 - x1))
+
+
 def at_paper(v1: float, x1: float, v2: float, x2: float) -> float:
     """The line through ``(x1, v1)`` and ``(x2, v2)`` at ``x = 1`` (the paper's setting), never below the larger."""
-    if math.isclose(x1, x2):
-        return max(v1, v2)
-    slope = (v2 - v1) / (x2 - x1)
-    # a slope <= 0 is noise on work that does not grow measurably: keep the larger measurement
-    return max(v1, v2) if slope <= 0 else v1 + slope * (1.0 - x1)
+    s = slope(v1, x1, v2, x2)
+    return max(v1, v2) if s == 0 else v1 + s * (1.0 - x1)  # no growth measured: keep the larger measurement
 
 
 def _fraction(keys: list, cut: dict, paper: dict, outputs) -> float:
@@ -124,14 +129,8 @@ def _fraction(keys: list, cut: dict, paper: dict, outputs) -> float:
 
 def fixed_part(v1: float, x1: float, v2: float, x2: float) -> float:
     """What the line through two cuts gives at no work (a job's cost whatever its size), within [0, v1]."""
-    if math.isclose(x1, x2) or v2 <= v1:
-        return max(v1, v2)  # no growth measured: all of it is fixed
-    return min(v1, max(0.0, v1 - (v2 - v1) / (x2 - x1) * x1))
-
-
-def slope(v1: float, x1: float, v2: float, x2: float) -> float:
-    """What one paper job's worth of work adds (the line through two cuts), 0 where no growth was measured."""
-    return 0.0 if math.isclose(x1, x2) or v2 <= v1 else (v2 - v1) / (x2 - x1)
+    s = slope(v1, x1, v2, x2)
+    return max(v1, v2) if s == 0 else min(v1, max(0.0, v1 - s * x1))  # no growth measured: all of it is fixed
 
 
 def job_kind(rule: str, key: str, kinds: dict) -> str:
