@@ -41,7 +41,7 @@ import yaml
 from .config_check import deep_merge
 from .costs import job_counts, measure_jobs, paper_config
 from .rehearsal_report import COST_FLOOR_H, markdown, rehearsal_table
-from .slurm_resources import SLURM_PROFILE, memory_request, write_slurm_profile
+from .slurm_resources import SLURM_PROFILE, memory_request, runtime_cap, write_slurm_profile
 from .work_keys import entries, job_entry, rule_keys, scale_factor
 
 CUTS = ("config/rehearsal.yaml", "config/rehearsal_cut2.yaml")
@@ -275,24 +275,30 @@ def local_rules(root: Path = Path(".")) -> set[str]:
     return names
 
 
-def group_args(rules, local: set[str], size: int = GROUP_SIZE) -> list[str]:
-    """Snakemake arguments that submit a rule's jobs ``size`` at a time (one group per rule; local rules not).
+def group_args(runtimes: dict[str, float], local: set[str], cap_min: int, size: int = GROUP_SIZE) -> list[str]:
+    """Snakemake arguments that submit a rule's jobs up to ``size`` at a time (one group per rule; local rules not).
 
     One rule per group keeps a submission's request the rule's own (Snakemake takes the largest memory of
     jobs run one after another, and ``--cores 1`` makes them run one after another): the rehearsal still
     checks each rule's request. A group's peak memory is its largest job's, charged to each of its jobs.
+    Its runtime request is the sum of its jobs' (``runtimes``, minutes a job), which must stay within the
+    partition's limit ``cap_min`` (SLURM refuses the submission otherwise): a rule takes as many jobs a
+    group as fit, and one that fits fewer than two is not grouped.
     """
-    grouped = sorted(set(rules) - local)
+    sizes = {r: min(size, int(cap_min // max(float(t), 1.0))) for r, t in runtimes.items() if r not in local}
+    grouped = sorted(r for r, n in sizes.items() if n >= 2)
     if not grouped:
         return []
-    return ["--groups", *(f"{r}=g_{r}" for r in grouped), "--group-components", *(f"g_{r}={size}" for r in grouped)]
+    return ["--groups", *(f"{r}=g_{r}" for r in grouped), "--group-components", *(f"g_{r}={sizes[r]}" for r in grouped)]
 
 
 def main(argv: list[str]) -> int:
     """``python -m bmrep.pipeline.rehearsal report [WALL_S]``, ``... second-cut-rules``, ``... group-args``."""
-    if argv[:1] == ["group-args"]:  # every rule the SLURM profile sets resources for
-        rules = yaml.safe_load(SLURM_PROFILE.read_text()).get("set-resources", {})
-        print(" ".join(group_args(rules, local_rules())))
+    if argv[:1] == ["group-args"]:  # every rule the SLURM profile sets resources for, at its runtime request
+        profile = yaml.safe_load(SLURM_PROFILE.read_text())
+        default = profile["default-resources"]["runtime"]
+        runtimes = {r: res.get("runtime", default) for r, res in profile.get("set-resources", {}).items()}
+        print(" ".join(group_args(runtimes, local_rules(), runtime_cap())))
         return 0
     default_costs = pd.read_csv("config/costs.csv")
     memory = yaml.safe_load(Path("config/memory_scaling.yaml").read_text()) or {}
