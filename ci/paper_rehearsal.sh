@@ -16,12 +16,12 @@ SNAKE="$(dirname "$PYTHON")/snakemake"
 DRY=()
 [ "${2:-}" = "--dry-run" ] && DRY=(-n --forceall --quiet rules)   # from scratch, as the rehearsal runs
 SLURM=(--workflow-profile profiles/slurm --slurm-status-command squeue --slurm-init-seconds-before-status-checks 5)
-# A rule's jobs GROUP_SIZE to a submission, one after another (--cores 1: a group asks for one CPU, the rule's
-# memory and the sum of its jobs' runtimes); bmrep.pipeline.rehearsal.group_args says why. (Not GROUPS: bash
-# keeps that name for the user's groups and ignores an assignment.)
+# The first cut's rules of many jobs: GROUP_SIZE to a submission, one after another (--cores 1: a group asks for
+# one CPU, the rule's memory and the sum of its jobs' runtimes); bmrep.pipeline.rehearsal.group_args says why
+# and which. The second cut runs few jobs of each rule, the costliest: one each. (Not GROUPS: bash keeps that
+# name for the user's groups and ignores an assignment.)
 read -r -a GROUPING <<<"$("$PYTHON" -m bmrep.pipeline.rehearsal group-args)" || exit 1
-SLURM+=("${GROUPING[@]}" --cores 1)
-CUT1=(--configfile config/paper.yaml config/rehearsal.yaml)
+CUT1=("${GROUPING[@]}" --cores 1 --configfile config/paper.yaml config/rehearsal.yaml)
 CUT2=(--configfile config/paper.yaml config/rehearsal.yaml config/rehearsal_cut2.yaml)
 t0=$(date +%s)
 

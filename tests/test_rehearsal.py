@@ -91,8 +91,9 @@ def test_make_paper_rehearsal_dry_runs_both_cuts_through_the_slurm_profile():
 
 
 def test_group_args_bundle_each_rule_apart_and_leave_local_rules_out(tmp_path):
-    """The rehearsal submits a rule's jobs up to GROUP_SIZE at a time, one group per rule, no more than fit in the
-    partition's time limit together; rules declared ``localrules:`` (they never reach SLURM) belong to none."""
+    """The rehearsal submits the jobs of a rule of many up to GROUP_SIZE at a time, one group per rule, no more than
+    fit in the partition's time limit together; rules declared ``localrules:`` (they never reach SLURM) belong to
+    none."""
     from bmrep.pipeline.rehearsal import group_args, local_rules
 
     (tmp_path / "workflow" / "rules").mkdir(parents=True)
@@ -101,10 +102,12 @@ def test_group_args_bundle_each_rule_apart_and_leave_local_rules_out(tmp_path):
         "# fetch where Snakemake runs\nlocalrules:\n    data,\n    data_mnist,\n\nrule data:\n    output: 'y'\n"
     )
     assert local_rules(tmp_path) == {"all", "data", "data_mnist"}
-    runtimes = {"b_shard": 10, "all": 10, "a_train": 60, "data_mnist": 10, "c_long": 434, "d_longer": 800}
-    args = group_args(runtimes, local_rules(tmp_path), cap_min=1440, size=4)
-    # c_long: 3 x 434 min fit in the 1440-minute limit, 4 do not (SLURM refused such a group); d_longer: 1 fits
+    runtimes = {"b_shard": 10, "all": 10, "a_train": 60, "data_mnist": 10, "c_long": 434, "d_longer": 800, "e_few": 10}
+    counts = {"b_shard": 20, "all": 1, "a_train": 8, "data_mnist": 9, "c_long": 12, "d_longer": 12, "e_few": 5}
+    args = group_args(runtimes, counts, local_rules(tmp_path), cap_min=1440, size=4)
+    # c_long: 3 x 434 min fit in the 1440-minute limit, 4 do not (SLURM refused such a group); d_longer: 1 fits;
+    # e_few: 5 jobs, fewer than two groups' worth, run one a submission (a group of 4 would run them in a row)
     assert args == ["--groups", "a_train=g_a_train", "b_shard=g_b_shard", "c_long=g_c_long",
                     "--group-components", "g_a_train=4", "g_b_shard=4", "g_c_long=3"]  # fmt: skip
-    assert group_args({"all": 10}, {"all"}, cap_min=1440) == []
+    assert group_args({"all": 10}, {"all": 1}, {"all"}, cap_min=1440) == []
     assert {"all", "data_mnist"} <= local_rules(ROOT)  # the workflow's own declarations are found

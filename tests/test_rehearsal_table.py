@@ -52,6 +52,23 @@ def test_a_jobs_peak_is_its_slurm_jobs_the_script_plus_its_snakemake_processes(t
     assert jobs.loc["fig", "peak_mb"] == 100.0 and pd.isna(jobs.loc["fig", "snakemake_mb"])
 
 
+def test_jobs_of_one_group_keep_their_own_peaks_not_the_groups(tmp_path):
+    """A group job runs its jobs one after another under one SLURM job: the node's peak is the largest job's.
+    Each job keeps its script's peak plus the Snakemake processes (a 160 MB AIS shard is not charged the
+    1300 MB of the tempered shard beside it, which extrapolated along a cut count would be nonsense)."""
+    logs = tmp_path / "logs"
+    _job(logs, "c/shard_AIS_0", "r_shard", 5.0, 160.0, slurm=11)
+    _job(logs, "c/shard_tempered_0", "r_shard", 50.0, 960.0, slurm=11)
+    _job(logs, "c/shard_alone_0", "r_shard", 5.0, 160.0, slurm=12)
+    pd.DataFrame({"slurm_job": ["11", "12"], "peak_mb": [1300.0, 700.0], "snakemake_mb": [330.0] * 2}).to_csv(
+        tmp_path / rehearsal.JOB_MEMORY, index=False
+    )
+    jobs = rehearsal.job_records(tmp_path).set_index("key")
+    assert jobs.loc["c/shard_AIS_0", "peak_mb"] == 160.0 + 330.0
+    assert jobs.loc["c/shard_tempered_0", "peak_mb"] == 960.0 + 330.0
+    assert jobs.loc["c/shard_alone_0", "peak_mb"] == 700.0  # its own SLURM job: the node's poll counts
+
+
 def test_the_line_through_two_cuts_leaves_out_the_fixed_cost():
     # a job costs 3 s whatever its size plus 1000 s at the paper's work; cuts at 1% and 4% of that work
     fixed, work = 3.0, 1000.0

@@ -92,16 +92,23 @@ def job_records(results_dir: str | Path, node_table: Path | None = None) -> pd.D
         if bench.exists():  # "-" where Snakemake could not measure
             rss = pd.to_numeric(pd.read_csv(bench, sep="\t")["max_rss"], errors="coerce").max()
         found = SLURM_JOB.search(Path(log).read_text(errors="replace"))
-        seen = node.loc[found.group(1)] if found and node is not None and found.group(1) in node.index else None
+        slurm_job = found.group(1) if found else None
+        seen = node.loc[slurm_job] if slurm_job and node is not None and slurm_job in node.index else None
         rows.append(
             {
                 "key": key,
+                "slurm_job": slurm_job,
                 "bench_rss_mb": float(rss),
                 "node_peak_mb": math.nan if seen is None else float(seen["peak_mb"]),
                 "snakemake_mb": math.nan if seen is None else float(seen["snakemake_mb"]),
             }
         )
-    jobs = pd.concat([jobs.reset_index(drop=True), pd.DataFrame(rows)], axis=1)
+    rows = pd.DataFrame(rows)
+    # A group job (ci/paper_rehearsal.sh) runs several jobs one after another under one SLURM job: its polled
+    # peak is its largest job's, not each one's. Each keeps its own: its script's peak plus the Snakemake processes.
+    grouped = rows["slurm_job"].notna() & rows["slurm_job"].duplicated(keep=False)
+    rows.loc[grouped, "node_peak_mb"] = math.nan
+    jobs = pd.concat([jobs.reset_index(drop=True), rows.drop(columns="slurm_job")], axis=1)
     jobs["script_peak_mb"] = jobs[["rss_mb", "bench_rss_mb"]].max(axis=1)
     with_snakemake = jobs["script_peak_mb"] + jobs["snakemake_mb"].fillna(0.0)
     jobs["peak_mb"] = pd.concat([with_snakemake, jobs["node_peak_mb"]], axis=1).max(axis=1)
@@ -275,17 +282,26 @@ def local_rules(root: Path = Path(".")) -> set[str]:
     return names
 
 
-def group_args(runtimes: dict[str, float], local: set[str], cap_min: int, size: int = GROUP_SIZE) -> list[str]:
-    """Snakemake arguments that submit a rule's jobs up to ``size`` at a time (one group per rule; local rules not).
+def group_args(
+    runtimes: dict[str, float], counts: dict[str, int], local: set[str], cap_min: int, size: int = GROUP_SIZE
+) -> list[str]:
+    """Snakemake arguments that submit a rule's jobs up to ``size`` at a time (one group per rule).
 
+    Only a rule with at least ``2 x size`` jobs in the run (``counts``) is grouped: many short jobs are
+    where two Snakemake starts a submission cost as much as the work, and a rule of a few long jobs
+    (the DBM evaluations) would run them one after another on one CPU, the other idle (the first
+    acceptance run's second cut ended on four evaluations in a row). Local rules never reach SLURM.
     One rule per group keeps a submission's request the rule's own (Snakemake takes the largest memory of
     jobs run one after another, and ``--cores 1`` makes them run one after another): the rehearsal still
-    checks each rule's request. A group's peak memory is its largest job's, charged to each of its jobs.
-    Its runtime request is the sum of its jobs' (``runtimes``, minutes a job), which must stay within the
-    partition's limit ``cap_min`` (SLURM refuses the submission otherwise): a rule takes as many jobs a
-    group as fit, and one that fits fewer than two is not grouped.
+    checks each rule's request. Its runtime request is the sum of its jobs' (``runtimes``, minutes a job),
+    which must stay within the partition's limit ``cap_min`` (SLURM refuses the submission otherwise): a
+    rule takes as many jobs a group as fit, and one that fits fewer than two is not grouped.
     """
-    sizes = {r: min(size, int(cap_min // max(float(t), 1.0))) for r, t in runtimes.items() if r not in local}
+    sizes = {
+        r: min(size, int(cap_min // max(float(t), 1.0)))
+        for r, t in runtimes.items()
+        if r not in local and counts.get(r, 0) >= 2 * size
+    }
     grouped = sorted(r for r, n in sizes.items() if n >= 2)
     if not grouped:
         return []
@@ -294,11 +310,12 @@ def group_args(runtimes: dict[str, float], local: set[str], cap_min: int, size: 
 
 def main(argv: list[str]) -> int:
     """``python -m bmrep.pipeline.rehearsal report [WALL_S]``, ``... second-cut-rules``, ``... group-args``."""
-    if argv[:1] == ["group-args"]:  # every rule the SLURM profile sets resources for, at its runtime request
+    if argv[:1] == ["group-args"]:  # the first cut's rules of many jobs, at the SLURM profile's runtime requests
         profile = yaml.safe_load(SLURM_PROFILE.read_text())
         default = profile["default-resources"]["runtime"]
         runtimes = {r: res.get("runtime", default) for r, res in profile.get("set-resources", {}).items()}
-        print(" ".join(group_args(runtimes, local_rules(), runtime_cap())))
+        counts = job_counts("all", "--configfile", "config/paper.yaml", CUTS[0])
+        print(" ".join(group_args(runtimes, counts, local_rules(), runtime_cap())))
         return 0
     default_costs = pd.read_csv("config/costs.csv")
     memory = yaml.safe_load(Path("config/memory_scaling.yaml").read_text()) or {}
