@@ -124,6 +124,11 @@ def test_logs_of_a_partial_run_do_not_overwrite_measured_costs(tmp_path, monkeyp
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and "1 rules measured in config/costs.csv (saul1996_train)" in out
     assert (tmp_path / "config/costs.csv").read_text() == committed
+    for missing in ("no_such_logs", "config/default_jobs.csv"):  # no run yet, or no table kept yet: one line
+        assert costs.main([missing]) == 2
+        out = capsys.readouterr().out
+        assert out.count("\n") == 1 and out.startswith("make costs: ") and "nothing written" in out, out
+    assert (tmp_path / "config/costs.csv").read_text() == committed
     table = pd.DataFrame({"rule": ["a", "b", "all"], "scaled_by": ["x", "not measured", "not measured"]})
     previous = pd.DataFrame({"rule": ["a", "b", "all"], "scaled_by": ["x", "y", "not measured"]})
     assert costs.lost_rules(table, previous) == ["b"]  # "all" writes no log in either

@@ -97,6 +97,8 @@ def read_jobs(source: str | Path) -> pd.DataFrame:
     """The measured jobs of a run: from its logs directory (:func:`measure_jobs`) or a table of :func:`write_jobs`."""
     if Path(source).suffix != ".csv":
         return measure_jobs(source)
+    if not Path(source).is_file():
+        raise FileNotFoundError(f"no job table {source}: `make costs` from a default run's logs writes it")
     jobs = pd.read_csv(source, keep_default_na=False)
     return jobs.assign(outputs=jobs["outputs"].map(lambda s: tuple(s.split())))
 
@@ -207,10 +209,14 @@ def main(argv: list[str]) -> int:
         write_slurm_profile(pd.read_csv("config/costs.csv"), paper)
         print(f"wrote {SLURM_PROFILE} from config/costs.csv (cap {runtime_cap()} min)")
         return 0
+    try:
+        jobs = read_jobs(argv[0])
+    except FileNotFoundError as e:
+        print(f"make costs: {e}; nothing written")
+        return 2
     default = yaml.safe_load(Path("config/config.yaml").read_text())
     scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
     counts = job_counts("all", "--configfile", "config/paper.yaml")
-    jobs = read_jobs(argv[0])
     table = extrapolate(jobs, scaling, default, paper, counts, rehearsal_peaks())
     lost = lost_rules(table, pd.read_csv("config/costs.csv")) if Path("config/costs.csv").exists() else []
     if lost:
