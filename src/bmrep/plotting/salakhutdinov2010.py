@@ -5,6 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 from scipy import stats
 
 from .style import band, finish, use_style
@@ -57,8 +58,10 @@ def plot_bound_curves(curves: pd.DataFrame, path, caption_text: str) -> None:
         g = df.groupby("update")["train_bound"]
         m, n = g.mean(), g.count()
         se = (g.std(ddof=1) / np.sqrt(n)).where(n > 1, 0.0)
-        label = f"{alg} ({int(n.max())} seeds)"
+        label = f"{alg} ({int(n.max())} seed{'s' if n.max() > 1 else ''})"
         band(ax, m.index, m.to_numpy(), se.to_numpy(), label, COLORS.get(alg), marker="o", ms=3)
+    if curves["update"].max() >= 10000:  # six-digit tick labels run into each other at this width
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1000:g}k"))
     ax.set_xlabel("Number of parameter updates")
     ax.set_ylabel("Lower bound on log-likelihood (nats)")
     ax.set_title("Training bound during learning (Fig. 4, right)")
