@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bmrep.pipeline import published
 
 MD = """# Replication summary
@@ -43,6 +45,13 @@ def test_block_from_published_files_and_readme_rewrite(tmp_path):
     assert f"({pub}/paper/REPLICATION.md)" in block
 
 
+def test_the_readme_is_written_from_the_root_of_every_publication():
+    # an evidence run's publication sits two levels down: its README block must still list the profiles'
+    root = published.root_of
+    assert root(Path("docs/results/default"), "default") == Path("docs/results")
+    assert root(Path("docs/results/evidence/sala_schedule"), "evidence/sala_schedule") == Path("docs/results")
+
+
 def test_figure_links():
     assert published.figure_links(MD) == ["figures/saul1996/fig5.png", "figures/saul1996/fig2.png"]
 
@@ -79,5 +88,5 @@ def test_an_evidence_runs_trainings_come_from_its_published_sidecars(tmp_path):
     lines = run_md_lines(cfg, "models/")
     assert lines[0] == "- what it settles: Table 1 at the schedule"
     assert "| 0 | SAP | 200000 | 2.00 | 36.0 |" in lines and "| 0 | pretraining |  | 0.25 |  |" in lines
-    assert any("2.2 core-hours in all" in x for x in lines)
+    assert any("2.2 hours in all by each training's own clock" in x for x in lines)
     assert run_md_lines({"salakhutdinov2010": {"adopt_dir": None}}, "models/") == []

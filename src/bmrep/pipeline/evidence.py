@@ -52,8 +52,11 @@ def run_md_lines(cfg: dict, models_dir: str) -> list[str]:
     if rows:
         total = sum(r["hours"] for r in rows)
         lines += ["", f"Trainings taken from their published models (`{models_dir}`, format in its README), "
-                      f"{total:.1f} core-hours in all, each from its model's sidecar:", "",
-                  "| seed | training | updates | core-hours | ms per update |", "|---|---|---|---|---|"]  # fmt: skip
+                      f"{total:.1f} hours in all by each training's own clock (its model's sidecar: wall time, "
+                      "so a training that was paused, resumed or shared its core counts those hours too; the CPU "
+                      "time of each is in the models' README):", "",
+                  "| seed | training | updates | wall hours | wall ms an update |",
+                  "|---|---|---|---|---|"]  # fmt: skip
         for r in rows:
             ms = f"{r['ms_per_update']:.1f}" if r["ms_per_update"] == r["ms_per_update"] else ""
             lines.append(f"| {r['seed']} | {r['what']} | {r['updates']} | {r['hours']:.2f} | {ms} |")

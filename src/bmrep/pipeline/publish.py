@@ -246,7 +246,7 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     if readme:
-        published.rewrite_readme(Path("README.md"), out.parent)
+        published.rewrite_readme(Path("README.md"), published.root_of(out, profile))
     return out
 
 

@@ -73,6 +73,14 @@ def block(published: Path) -> str:
     return "\n".join(lines).rstrip("\n") + "\n\n" + END
 
 
+def root_of(out: Path, profile: str) -> Path:
+    """The directory every profile is published under, from one publication's directory ``out``.
+
+    docs/results for docs/results/default (profile ``default``) and for docs/results/evidence/<name>.
+    """
+    return out.parents[len(Path(profile).parts) - 1]
+
+
 def rewrite_readme(readme: Path, published: Path) -> None:
     """Replace the README's block by :func:`block` (inserted after the title if the README has none)."""
     text = readme.read_text()
