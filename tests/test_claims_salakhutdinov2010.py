@@ -10,7 +10,6 @@ import pytest
 
 from bmrep.claims.core import Results, evaluate
 from bmrep.claims.salakhutdinov2010 import claims
-from bmrep.claims.salakhutdinov2010_ais import drift_onset, exact_diagnostics
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_comparison, swap_table
 
@@ -312,21 +311,6 @@ def test_a_small_ais_ess_is_flagged_in_the_ordering_details():
     assert "understate" not in row["salakhutdinov2010/table1/fpcd_beats_sap"].details
 
 
-def test_exact_check_diagnostics_reach_the_details():
-    prof = [{"beta": b, "error": e} for b, e in [(0.0, 0.0), (0.5, 0.2), (0.7, 0.05), (0.8, -0.3), (1.0, -1.0)]]
-    assert drift_onset(prof) == 0.8 and drift_onset(prof[:3]) is None
-    assert drift_onset([{"beta": 0.0, "error": 0.5}]) == 0.0
-    out = exact_diagnostics(
-        {
-            "beta_profile": prof,
-            "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}],
-            "replicates_pooled": {"n_runs": 30, "error": 0.04, "stderr": float("nan"), "ess": 4.5},
-        }
-    )
-    assert "beta = 0.800" in out and "piecewise ladder 1000: -0.500" in out
-    assert "all 30 replicate runs pooled: error +0.040 (ESS 4.5, no stated s.e.: ESS < 30)" in out
-
-
 def test_the_calibration_is_not_run_when_table1_used_another_ais():
     """The calibration judges Table 1's instrument: a final evaluated with other AIS settings leaves it not run."""
     assert decided()["table1/ais_calibration"].verdict != NOT_RUN
@@ -395,3 +379,12 @@ def test_cast_perchain_is_reported_beside_cast_without_a_verdict_of_its_own():
     assert "CAST with one Wang-Landau vector per fast chain" in d
     assert "CAST-perchain minus CAST -1.50 ± 0.71 nats over 1 seed(s) (one seed: the two models' own errors)" in d
     assert "CAST-perchain" not in p["table1/table1_sap"].details
+    # its fast chains' level shares are stated beside it (issue 51: both variants against the band)
+    t.update({k.replace("cast", "cast_perchain"): v for k, v in _tempering_tables([0.2] + [0.8 / 19] * 19, 10).items()})
+    d = [c for c in evaluate(claims({}), Results(t, profile="schedule")) if c.claim.id.endswith("table1_cast")][0]
+    assert (
+        "CAST-perchain minus CAST -1.50 ± 0.71 nats over 1 seed(s) (one seed: the two models' own errors); its "
+        "fast chains (one Wang-Landau vector each), second half of training: seed 0: level shares 0.042-0.200"
+        in d.details
+    )
+    assert "(all 20 in [0.025, 0.1]: NO)" in d.details.split("CAST-perchain minus")[1]

@@ -74,17 +74,25 @@ def final_bounds_details(by: dict) -> str:
     return out
 
 
-def tempering_details(r) -> str:
-    """CAST's fast chains over the second half of each run (the records of every CAST training).
+# the tempering records of each CAST variant (cast_tempering, cast_perchain_tempering) and how its details name them
+TEMPERING = {
+    "CAST": ("cast", "CAST's fast chains (one shared Wang-Landau vector)"),
+    "CAST-perchain": ("cast_perchain", "its fast chains (one Wang-Landau vector each)"),
+}
+
+
+def tempering_details(r, algorithm: str = "CAST") -> str:
+    """A CAST variant's fast chains over the second half of each run (the records of every such training).
 
     Every level's share against the spec's band, and how many fast chains reached beta_min between swaps.
     """
-    if "cast_occupancy" not in r:
-        return "CAST's fast chains: no tempering records in this run"
+    key, what = TEMPERING[algorithm]
+    if f"{key}_occupancy" not in r:
+        return f"{what}: no tempering records in this run"
     lo, hi = OCCUPANCY_BAND
     per_run = []
-    n_levels = int(r["cast_occupancy"]["level"].max())
-    for _, h in second_half(r["cast_occupancy"], r["cast_swaps"]).iterrows():
+    n_levels = int(r[f"{key}_occupancy"]["level"].max())
+    for _, h in second_half(r[f"{key}_occupancy"], r[f"{key}_swaps"]).iterrows():
         per_run.append(
             f"seed {int(h['repeat'])}: level shares {h['min_share']:.3f}-{h['max_share']:.3f} over updates "
             f"{int(h['first_update'])}-{int(h['updates'])} "
@@ -93,14 +101,14 @@ def tempering_details(r) -> str:
             f"(> half of them in {100 * h['swaps_with_most_reaching']:.0f}% of {int(h['n_swaps'])} swaps), "
             f"pairs swapped {100 * h['swapped_fraction']:.0f}%"
         )
-    cmp_ = r["cast_swap_comparison"] if "cast_swap_comparison" in r else None  # the seeds run without swaps too
+    cmp_ = r["cast_swap_comparison"] if key == "cast" and "cast_swap_comparison" in r else None  # without swaps too
     for rep, c in [] if cmp_ is None else cmp_.sort_values("level").groupby("repeat"):
         per_run.append(
             f"seed {int(rep)} without swapping (CAST-noswap, same streams): level shares "
             f"{c['share_noswap'].min():.3f}-{c['share_noswap'].max():.3f}, log g_{n_levels} - log g_1 at the end "
             f"{c['log_weight_swapping'].iloc[-1]:.1f} nats with swaps, {c['log_weight_noswap'].iloc[-1]:.1f} without"
         )
-    return "CAST's fast chains (one shared Wang-Landau vector), second half of training: " + "; ".join(per_run)
+    return f"{what}, second half of training: " + "; ".join(per_run)
 
 
 def _deciding_seeds(diffs, updates: int) -> str:
@@ -184,7 +192,9 @@ def variant_details(r, algorithm: str) -> str:
         )
         out.append(
             f"{VARIANTS[v]}: " + algorithm_details(v, fv) + f"; {v} minus {base} {d.mean():+.2f} ± {se:.2f} nats over "
-            f"{d.size} seed(s)" + (" (one seed: the two models' own errors)" if d.size == 1 else "")
+            f"{d.size} seed(s)"
+            + (" (one seed: the two models' own errors)" if d.size == 1 else "")
+            + (f"; {tempering_details(r, v)}" if v in TEMPERING else "")
         )
     return "; ".join(out)
 
