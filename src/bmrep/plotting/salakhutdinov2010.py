@@ -5,10 +5,9 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import FuncFormatter
 from scipy import stats
 
-from .style import band, finish, use_style
+from .style import band, finish, updates_ticks, use_style
 
 COLORS = {
     "Gibbs": "tab:blue",
@@ -60,8 +59,7 @@ def plot_bound_curves(curves: pd.DataFrame, path, caption_text: str) -> None:
         se = (g.std(ddof=1) / np.sqrt(n)).where(n > 1, 0.0)
         label = f"{alg} ({int(n.max())} seed{'s' if n.max() > 1 else ''})"
         band(ax, m.index, m.to_numpy(), se.to_numpy(), label, COLORS.get(alg), marker="o", ms=3)
-    if curves["update"].max() >= 10000:  # six-digit tick labels run into each other at this width
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / 1000:g}k"))
+    updates_ticks(ax, curves["update"].max())
     ax.set_xlabel("Number of parameter updates")
     ax.set_ylabel("Lower bound on log-likelihood (nats)")
     ax.set_title("Training bound during learning (Fig. 4, right)")
@@ -277,6 +275,8 @@ def plot_cast_tempering(
         row[2].set_ylim(-0.02, 1.02)
         for ax in row[1:]:
             ax.set_xlim(0, ends[-1])
+        for ax in row:
+            updates_ticks(ax, ends[-1])
         row[2].set_ylabel("fraction of fast chains")
     for row, rep in zip(axes[len(reps) :], compared, strict=True):
         _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_)
@@ -326,6 +326,7 @@ def _swap_comparison_row(row, rep, occupancy, noswap, comparison, band_):
     row[1].plot([], [], "k-", label="with swapping")
     row[1].plot([], [], "k--", label="without")
     row[1].set_xlim(0, lw.index.max())
+    updates_ticks(row[1], lw.index.max())
     row[1].set_xlabel("Number of parameter updates")
     row[1].set_ylabel("log g_k - log g_1 (nats)")
     row[1].set_title(f"log-weights of levels {K // 2} and {K} over training", fontsize="medium")

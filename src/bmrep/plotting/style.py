@@ -79,6 +79,15 @@ def plain_log(ax, axis: str, ticks=None) -> None:
     a.set_minor_formatter(mticker.NullFormatter())
 
 
+def updates_ticks(ax, largest: float) -> None:
+    """Tick labels in thousands (50k) on an axis of parameter updates that reaches 10000.
+
+    At a figure's width six-digit labels (0, 25000, ..., 200000) run into each other.
+    """
+    if largest >= 10000:
+        ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda x, _: f"{x / 1000:g}k"))
+
+
 def finish(fig, path, caption_text: str) -> None:
     """Draw the caption under the axes and save ``fig`` atomically to ``path``."""
     # below everything already drawn (tick and axis labels reach below y = 0 in some layouts)
