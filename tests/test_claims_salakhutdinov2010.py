@@ -336,6 +336,13 @@ def test_the_orderings_show_the_ladder_check():
     assert "ladder check (seed 0, one AIS replicate each, log Z at 1000 -> 5000 betas)" in d
     assert "CAST 300.00 -> 301.00 (+1.00), SAP 300.00 -> 300.50 (+0.50)" in d
     assert "the CAST - SAP gap in test bound would move by -0.50" in d
+    d = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="paper"))}[
+        "salakhutdinov2010/table1/table1_sap"
+    ]
+    assert (
+        "ladder check (seed 0, one AIS replicate, log Z at 1000 -> 5000 betas): SAP 300.00 -> 300.50 (+0.50); "
+        "its test bound would move by -0.50" in d.details
+    )  # each Table 1 row states its own (issue 51)
 
 
 def _one_seed(t, perchain=None):

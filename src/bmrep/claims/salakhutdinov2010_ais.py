@@ -94,22 +94,28 @@ def check_same_instrument(exact: dict, finals: list[dict]) -> None:
         )
 
 
-def ladder_check_details(table, a: str, b: str) -> str:
-    """Seed 0's log Z at the profile's ladder and at one 5x longer for ``a`` and ``b``, and how their gap moves."""
+def ladder_check_details(table, a: str, b: str | None = None) -> str:
+    """Seed 0's log Z at the profile's ladder and at one 5x longer for ``a`` (and ``b``), and how the bound moves.
+
+    With ``b``: how the ``a`` - ``b`` gap in test bound would move; alone: how ``a``'s own bound would.
+    """
     rows = {r["algorithm"]: r for r in table.to_dict("records")} if table is not None else {}
-    if a not in rows or b not in rows:
+    names = [a] if b is None else [a, b]
+    if any(x not in rows for x in names):
         return ""
-    ra, rb = rows[a], rows[b]
+    ra = rows[a]
     parts = [
-        f"{x} {r['log_z']:.2f} -> {r['log_z_long']:.2f} ({r['long_minus_profile']:+.2f})" for x, r in ((a, ra), (b, rb))
+        f"{x} {rows[x]['log_z']:.2f} -> {rows[x]['log_z_long']:.2f} ({rows[x]['long_minus_profile']:+.2f})"
+        for x in names
     ]
-    move = -(ra["long_minus_profile"] - rb["long_minus_profile"])  # a larger log Z lowers the bound as much
-    return (
-        f"; ladder check (seed {int(ra['repeat'])}, one AIS replicate each, log Z at {int(ra['n_betas'])} -> "
-        f"{int(ra['n_betas_long'])} betas): "
-        + ", ".join(parts)
-        + f"; the {a} - {b} gap in test bound would move by {move:+.2f}"
+    head = (
+        f"; ladder check (seed {int(ra['repeat'])}, one AIS replicate{' each' if b else ''}, log Z at "
+        f"{int(ra['n_betas'])} -> {int(ra['n_betas_long'])} betas): " + ", ".join(parts)
     )
+    if b is None:  # a larger log Z lowers the bound as much
+        return head + f"; its test bound would move by {-ra['long_minus_profile']:+.2f}"
+    move = -(ra["long_minus_profile"] - rows[b]["long_minus_profile"])
+    return head + f"; the {a} - {b} gap in test bound would move by {move:+.2f}"
 
 
 __all__ = ["check_same_instrument", "drift_onset", "exact_diagnostics", "ladder_check_details", "stated_vs_spread"]

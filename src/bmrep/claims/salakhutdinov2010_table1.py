@@ -207,7 +207,8 @@ def table1_bound(algorithm: str):
         extra = ("; " + tempering_details(r) if algorithm == "CAST" else "") + (
             "; " + v if (v := variant_details(r, algorithm)) else ""
         )
-        details = f"trained for {_updates(r, algorithm)} updates; " + algorithm_details(algorithm, fs) + extra
+        ladder = ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, algorithm)
+        details = f"trained for {_updates(r, algorithm)} updates; " + algorithm_details(algorithm, fs) + ladder + extra
         if len(fs) == 1:
             return _one_model(next(iter(fs.values())), details)
         return mean_estimate([f["test_bound"] for _, f in sorted(fs.items())], details)
