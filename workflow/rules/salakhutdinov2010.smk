@@ -17,6 +17,7 @@
 #   exact_check_diagnostics   the running AIS error along beta and against the number of betas
 #   exact_check               the AIS calibration: the replicates' errors against the exact log Z
 #   ladder_check/{alg}        seed 0's final log Z: one AIS replicate at the profile's ladder, one 5x longer (Table 1)
+#   runs_check/{alg}          with runs_check set: seed 0's final log Z from many more AIS replicates, pooled (Table 1)
 #   ladder_selection          (not in the default targets) candidate AIS ladders on a second enumerable DBM
 #                             (exact_check.selection_seed): the measurement that chose evaluation.final_ais
 #   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
@@ -210,6 +211,39 @@ rule salakhutdinov2010_ladder_check:
         "../scripts/salakhutdinov2010/ladder_check.py"
 
 
+S10_RUNS_CHECK_KEY = ["runs_check"] if S10.get("runs_check") else []  # optional: not in the default
+
+
+rule salakhutdinov2010_runs_check:
+    input:
+        data=data("mnist_binary.npz"),
+        model=expand(rules.salakhutdinov2010_train.output.model, repeat=0, allow_missing=True)[0],
+    output:
+        json=results("salakhutdinov2010/runs_check/{algorithm}.json"),
+    log:
+        logs("salakhutdinov2010/runs_check_{algorithm}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/runs_check_{algorithm}.tsv")
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("salakhutdinov2010/runs_check.py"),
+        cfg=settings("salakhutdinov2010", "n_validation", "evaluation", *S10_RUNS_CHECK_KEY),
+        repeat=0,
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/runs_check.py"
+
+
+# Table 1's runs check, where the profile sets salakhutdinov2010.runs_check (read by the claims' details)
+S10_RUNS_CHECKS = (
+    expand(rules.salakhutdinov2010_runs_check.output.json, algorithm=S10_ALGS) if S10.get("runs_check") else []
+)
+
+
 rule salakhutdinov2010_table1:
     input:
         finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS, repeat=S10_SEEDS),
@@ -303,6 +337,7 @@ rule salakhutdinov2010_claims:
         fig2_occupation=rules.salakhutdinov2010_fig2.output.occupation,
         finals=expand(rules.salakhutdinov2010_evaluate.output.final, algorithm=S10_ALGS, repeat=S10_SEEDS),
         ladder_check=rules.salakhutdinov2010_table1.output.ladder_check,
+        runs_checks=S10_RUNS_CHECKS,
         curves=rules.salakhutdinov2010_fig4_bound.output.csv,
         sampling=rules.salakhutdinov2010_fig4_sampling.output.summary,
         exact_check=rules.salakhutdinov2010_exact_check.output.json,

@@ -149,6 +149,7 @@ rule salakhutdinov2010_exact_check:
         **S10_FINAL_AIS,
         code=code_version("salakhutdinov2010/exact_check.py"),
         cfg=settings("salakhutdinov2010", "exact_check"),
+        pool=S10["evaluation"]["final_replicates"],  # Table 1 pools this many replicates' runs into one log Z
         tolerance=S10_CALIBRATION_TOLERANCE,
         seed=SEED,
         profile=PROFILE,

@@ -40,6 +40,13 @@ def exact_diagnostics(exact: dict, tol: float = 0.1) -> str:
             f"; all {pooled['n_runs']} replicate runs pooled: error {pooled['error']:+.3f} "
             f"(ESS {pooled['ess']:.1f}{_stated(pooled.get('stderr', math.nan))})"
         )
+    grouped = exact.get("replicates_grouped")
+    if grouped and grouped["n_groups"]:
+        se = f" +- {grouped['stderr']:.3f}" if np.isfinite(grouped["stderr"]) else ""
+        out += (
+            f"; pooled {grouped['pool']} replicates at a time as Table 1 pools them ({grouped['n_runs']} runs, "
+            f"{grouped['n_groups']} disjoint groups): mean error {grouped['error']:+.3f}{se}"
+        )
     return out
 
 
@@ -118,4 +125,39 @@ def ladder_check_details(table, a: str, b: str | None = None) -> str:
     return head + f"; the {a} - {b} gap in test bound would move by {move:+.2f}"
 
 
-__all__ = ["check_same_instrument", "drift_onset", "exact_diagnostics", "ladder_check_details", "stated_vs_spread"]
+def runs_check_details(checks: list[dict], finals: list[dict], algorithm: str) -> str:
+    """Seed 0's log Z pooled over the runs check's replicates against Table 1's, and how the bound would move.
+
+    ``checks`` are :func:`bmrep.experiments.salakhutdinov2010.runs_check.runs_check` records.
+    """
+    c = next((x for x in checks or [] if x["algorithm"] == algorithm), None)
+    f = (
+        next((x for x in finals if x["algorithm"] == algorithm and int(x.get("repeat", 0)) == int(c["repeat"])), None)
+        if c
+        else None
+    )
+    if c is None or f is None:
+        return ""
+    runs = c["n_runs"] * c["n_replicates"]
+    move = c["log_z_pooled"] - f["log_z"]
+    out = (
+        f"; runs check (seed {int(c['repeat'])}, {c['n_replicates']} more AIS replicates of {c['n_runs']} runs): "
+        f"log Z {f['log_z']:.2f} (Table 1, {f.get('n_replicates', '?')} replicates pooled) -> {c['log_z_pooled']:.2f} "
+        f"({runs} runs pooled, ESS {c['ess_pooled']:.1f}; {move:+.2f}), so its test bound would move by {-move:+.2f}"
+    )
+    if np.isfinite(c.get("pools_minus_pooled", math.nan)):
+        out += (
+            f"; pools of {c['pool']} replicates (Table 1's size) sit {c['pools_minus_pooled']:+.2f} from the "
+            f"{runs}-run pool (mean of {len(c['log_z_pools'])}), one replicate {c['replicates_minus_pooled']:+.2f}"
+        )
+    return out
+
+
+__all__ = [
+    "check_same_instrument",
+    "drift_onset",
+    "exact_diagnostics",
+    "ladder_check_details",
+    "runs_check_details",
+    "stated_vs_spread",
+]

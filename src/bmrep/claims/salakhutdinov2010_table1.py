@@ -3,7 +3,7 @@
 Beside them, the details: AIS replicates and ESS, CAST's fast chains, the variants run beside CAST.
 
 The metrics of :mod:`bmrep.claims.salakhutdinov2010`'s Table 1 claims; ``r`` is the claims' view of the run
-(``finals``, ``curves``, ``ladder_check``, ``cast_occupancy``/``cast_swaps``/``cast_swap_comparison``).
+(``finals``, ``curves``, ``ladder_check``, ``runs_checks``, ``cast_occupancy``/``cast_swaps``/``cast_swap_comparison``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bmrep.experiments.salakhutdinov2010.summaries import VARIANT_ORDERINGS, VAR
 from bmrep.experiments.salakhutdinov2010.tempering import OCCUPANCY_BAND, second_half
 
 from .core import Estimate, NotRun
-from .salakhutdinov2010_ais import ladder_check_details
+from .salakhutdinov2010_ais import ladder_check_details, runs_check_details
 from .stats import mean_estimate, paired_difference
 from .verdict import needed_repeats_t
 
@@ -208,6 +208,7 @@ def table1_bound(algorithm: str):
             "; " + v if (v := variant_details(r, algorithm)) else ""
         )
         ladder = ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, algorithm)
+        ladder += runs_check_details(r["runs_checks"] if "runs_checks" in r else [], r["finals"], algorithm)
         details = f"trained for {_updates(r, algorithm)} updates; " + algorithm_details(algorithm, fs) + ladder + extra
         if len(fs) == 1:
             return _one_model(next(iter(fs.values())), details)

@@ -80,6 +80,7 @@ __all__ = [
     "anneal",
     "log_mean_exp",
     "log_mean_exp_stderr",
+    "grouped_log_mean_exp",
     "effective_sample_size",
     "ais_log_partition",
 ]
@@ -105,6 +106,22 @@ def log_mean_exp_stderr(log_w: np.ndarray) -> float:
         return float("nan")
     w = np.exp(log_w - np.max(log_w))
     return float(np.std(w, ddof=1) / (np.sqrt(n) * np.mean(w)))
+
+
+def grouped_log_mean_exp(log_w_rows: np.ndarray, group: int) -> np.ndarray:
+    """:func:`log_mean_exp` of the runs of each disjoint block of ``group`` consecutive rows (a remainder is dropped).
+
+    ``log_w_rows`` holds one AIS replicate's log weights per row. A block's
+    value is the estimate an evaluation makes when it pools ``group``
+    replicates' runs into one (its Jensen bias, ``E[log mean w] < log Z``,
+    shrinks as the pool grows: comparing pools of several sizes shows it).
+    """
+    rows = np.asarray(log_w_rows, dtype=np.float64)
+    n = rows.shape[0] // int(group)
+    if n == 0:
+        return np.empty(0)
+    blocks = rows[: n * int(group)].reshape(n, -1)
+    return np.array([log_mean_exp(b) for b in blocks])
 
 
 def effective_sample_size(log_w: np.ndarray) -> float:

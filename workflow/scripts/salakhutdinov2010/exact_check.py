@@ -15,6 +15,7 @@ res = combine(
     p.ais,
     p.ais_state,
     read_json(sm.input.diagnostics),
+    pool=p.pool,
 )
 errs = [r["error"] for r in res["replicates"]]
 log.info("%d replicates: mean error %+.4f, pooled %s", len(errs), sum(errs) / len(errs), res["replicates_pooled"])

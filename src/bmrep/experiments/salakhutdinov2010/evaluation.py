@@ -149,25 +149,32 @@ def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: 
     return float(case_bounds(dbm, X, n_mean_field, batch).mean()) - float(log_z)
 
 
-def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2") -> dict:
-    """The final log Z of a model from ``n_replicates`` independent AIS replicates (spec, section 3, Evaluation).
+def independent_replicates(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2"):
+    """``n_replicates`` independent AIS estimates of log Z (:func:`estimate_log_z`), each on its own streams.
 
-    Each replicate is one AIS of :func:`estimate_log_z` with its own streams
-    (keys ``*keys, "replicate", j``), bit for bit: they anneal as one batch
-    of chains (:func:`ais_replicates`) where the BLAS gives that the same
+    Replicate ``j`` draws on the keys ``*keys, "replicate", j``. They anneal
+    as one batch (:func:`ais_replicates`) where the BLAS gives that the same
     bits (:func:`bmrep.estimators.dbm_ais.batch_rows_exact`), else one after
-    the other. The combined estimate pools all the replicates' runs (``log
-    mean exp`` of every importance weight); its standard error is the
-    replicates' spread, ``sd(log Z_j) / sqrt(R)`` (NaN for R = 1). A
-    replicate's delta-method error is kept only where its ESS is at least
-    ``MIN_ESS_STDERR`` (:func:`reported_stderr`).
+    the other.
     """
     key_sets = [(*keys, "replicate", j) for j in range(int(n_replicates))]
     if batch_rows_exact(dbm, int(cfg_ais["n_runs"]), len(key_sets), _chain_dtype(cfg_ais)):
         # one batch: BLAS packs the weights once for all the replicates' chains, not once per replicate
-        reps = ais_replicates(dbm, cfg_ais, base_bias, seed, key_sets, state=state)
-    else:  # the BLAS sums a batch's rows otherwise than a replicate's: one after the other, same numbers
-        reps = [estimate_log_z(dbm, cfg_ais, base_bias, seed, *k, state=state) for k in key_sets]
+        return ais_replicates(dbm, cfg_ais, base_bias, seed, key_sets, state=state)
+    # the BLAS sums a batch's rows otherwise than a replicate's: one after the other, same numbers
+    return [estimate_log_z(dbm, cfg_ais, base_bias, seed, *k, state=state) for k in key_sets]
+
+
+def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2") -> dict:
+    """The final log Z of a model from ``n_replicates`` independent AIS replicates (spec, section 3, Evaluation).
+
+    The replicates are :func:`independent_replicates`. The combined
+    estimate pools all the replicates' runs (``log mean exp`` of every
+    importance weight); its standard error is the replicates' spread, ``sd(log Z_j) / sqrt(R)`` (NaN for R = 1). A
+    replicate's delta-method error is kept only where its ESS is at least
+    ``MIN_ESS_STDERR`` (:func:`reported_stderr`).
+    """
+    reps = independent_replicates(dbm, cfg_ais, base_bias, n_replicates, seed, *keys, state=state)
     zs = np.array([r.estimate for r in reps])
     pooled = np.concatenate([r.log_weights for r in reps])
     return {

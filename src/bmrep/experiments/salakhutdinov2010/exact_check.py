@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bmrep.estimators.ais import effective_sample_size, log_mean_exp, log_mean_exp_stderr
+from bmrep.estimators.ais import effective_sample_size, grouped_log_mean_exp, log_mean_exp, log_mean_exp_stderr
 from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.learning.dbm_samplers import make_sampler
 from bmrep.learning.dbm_training import train_dbm
@@ -187,16 +187,22 @@ def diagnostics(dbm: DBM, base, cfg_ais: dict, e: dict, seed: int, state: str = 
     return {"beta_profile": profile, "ladder": ladder}
 
 
-def combine(exact: dict, shards: list[dict], cfg_ais: dict, state: str, diag: dict | None = None) -> dict:
+def combine(
+    exact: dict, shards: list[dict], cfg_ais: dict, state: str, diag: dict | None = None, pool: int | None = None
+) -> dict:
     """The calibration's result: every replicate's error against the exact log Z, and their summary.
 
     ``shards`` are :func:`ais_replicates` outputs. ``replicates_pooled`` is
     the estimate from all the replicates' runs together (one AIS of
     R x n_runs runs): whether the estimator is off on average or only noisy.
+    With ``pool`` (the evaluation's ``final_replicates``), ``replicates_grouped``
+    is the error of the estimate Table 1 makes, which pools ``pool``
+    replicates' runs: the replicates in order, in disjoint groups of ``pool``.
     """
     cat = {k: np.concatenate([np.atleast_1d(s[k]) for s in shards]) for k in PER_REPLICATE}
     order = np.argsort(cat["replicate"])
     w = np.concatenate([np.asarray(s["log_weights"]).ravel() for s in shards])
+    rows = np.concatenate([np.atleast_2d(s["log_weights"]) for s in shards])[order]
     pooled_ess = effective_sample_size(w)
     log_z_exact = float(exact["log_z_exact"])
     replicates = [
@@ -226,5 +232,19 @@ def combine(exact: dict, shards: list[dict], cfg_ais: dict, state: str, diag: di
             "stderr": reported_stderr(log_mean_exp_stderr(w), pooled_ess),
             "ess": pooled_ess,
         },
+        **({} if pool is None else {"replicates_grouped": grouped_errors(rows, int(pool), log_z_exact)}),
         **(diag or {"beta_profile": [], "ladder": []}),
+    }
+
+
+def grouped_errors(rows: np.ndarray, pool: int, log_z_exact: float) -> dict:
+    """Errors of the estimates that pool ``pool`` replicates' runs (:func:`grouped_log_mean_exp`): mean, s.e., n."""
+    err = grouped_log_mean_exp(rows, pool) - log_z_exact
+    return {
+        "pool": int(pool),
+        "n_runs": int(pool) * int(rows.shape[1]),
+        "n_groups": int(err.size),
+        "errors": [float(e) for e in err],
+        "error": float(err.mean()) if err.size else float("nan"),
+        "stderr": float(err.std(ddof=1) / np.sqrt(err.size)) if err.size > 1 else float("nan"),
     }

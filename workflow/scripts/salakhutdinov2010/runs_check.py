@@ -1,0 +1,16 @@
+"""Table 1's runs check: seed 0's final log Z from runs_check.n_replicates more AIS replicates, pooled."""
+
+from bmrep.experiments.salakhutdinov2010.common import split_mnist
+from bmrep.experiments.salakhutdinov2010.runs_check import runs_check
+from bmrep.io import load_model, load_npz, write_json
+from bmrep.pipeline.runtime import setup_job
+
+log, cfg = setup_job(snakemake)  # noqa: F821
+sm = snakemake  # noqa: F821
+X, _, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
+arrays, _ = load_model(sm.input.model)
+snaps = {k[len("snapshot_") :]: v for k, v in arrays.items() if k.startswith("snapshot_")}
+n = int(cfg["runs_check"]["n_replicates"])
+res = runs_check(sm.wildcards.algorithm, snaps, X, cfg["evaluation"], n, sm.params.seed, int(sm.params.repeat))
+log.info("runs check: %s", res)
+write_json(sm.output.json, res)
