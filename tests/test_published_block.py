@@ -90,3 +90,14 @@ def test_an_evidence_runs_trainings_come_from_its_published_sidecars(tmp_path):
     assert "| 0 | SAP | 200000 | 2.00 | 36.0 |" in lines and "| 0 | pretraining |  | 0.25 |  |" in lines
     assert any("2.2 hours in all by each training's own clock" in x for x in lines)
     assert run_md_lines({"salakhutdinov2010": {"adopt_dir": None}}, "models/") == []
+
+
+def test_run_md_sets_an_evidence_runs_lines_apart_from_the_cost_table():
+    import pandas as pd
+
+    from bmrep.pipeline.publish import run_md
+
+    costs = pd.DataFrame([{"paper": "salakhutdinov2010", "jobs": 3, "core-minutes": 1.0, "wall minutes": 2.0}])
+    text = run_md("evidence/x", "abc", False, "d", costs, {}, ["- what it settles: Table 1"])
+    assert "| salakhutdinov2010 | 3 | 1.0 | 2.0 |\n\n- what it settles: Table 1\n" in text
+    assert run_md("default", "abc", False, "d", costs, {}).endswith("| salakhutdinov2010 | 3 | 1.0 | 2.0 |\n")

@@ -160,7 +160,7 @@ def cost_table(logs_dir: Path, papers: list[str]) -> pd.DataFrame:
 
 
 def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[str, float], extra=()) -> str:
-    """RUN.md: where and how the published run was made, its cost per paper (``extra``: lines after it)."""
+    """RUN.md: where and how the published run was made, its cost per paper (``extra``: lines after it, after a blank line)."""
     title = f"Evidence run {profile.removeprefix(evidence.PREFIX)}" if evidence.is_evidence(profile) else None
     lines = [f"# {title or f'Run of the {profile} profile'}", ""]
     lines += [f"- commit: `{commit}`" + (" with uncommitted changes (a trial publication)" if dirty else "")]
@@ -176,7 +176,8 @@ def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[st
         lines.append(f"| {r['paper']} | {int(r['jobs'])} | {r['core-minutes']:.1f} | {r['wall minutes']:.1f} |")
     for paper, hours in not_run.items():
         lines.append(f"| {paper} | not run | about {hours:.1f} core-hours (paper profile, config/costs.csv) | |")
-    return "\n".join([*lines, *extra]) + "\n"
+    # extra lines are a paragraph of their own: Markdown would join a line to the table right above it
+    return "\n".join([*lines, *([""] if extra else []), *extra]) + "\n"
 
 
 def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool = False, readme: bool = True) -> Path:

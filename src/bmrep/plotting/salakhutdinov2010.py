@@ -5,6 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 from scipy import stats
 
 from .style import band, finish, updates_ticks, use_style
@@ -262,6 +263,7 @@ def plot_cast_tempering(
         row[0].grid(False)
         fig.colorbar(im, ax=row[0], label="share of visits", fraction=0.06, pad=0.02)
         row[0].set_ylabel(f"seed {rep}: level (1 = beta 1)")
+        row[0].yaxis.set_major_locator(MaxNLocator(integer=True))  # levels are whole numbers (not 2.5, 5.0)
         lw = occ.pivot(index="window_end", columns="level", values="log_weight")
         for j, lev in enumerate(lw.columns):
             row[1].plot(lw.index, lw[lev], color=colors[j], lw=0.8)
