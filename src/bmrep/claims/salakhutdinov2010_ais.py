@@ -131,12 +131,10 @@ def runs_check_details(checks: list[dict], finals: list[dict], algorithm: str) -
     ``checks`` are :func:`bmrep.experiments.salakhutdinov2010.runs_check.runs_check` records.
     """
     c = next((x for x in checks or [] if x["algorithm"] == algorithm), None)
-    f = (
-        next((x for x in finals if x["algorithm"] == algorithm and int(x.get("repeat", 0)) == int(c["repeat"])), None)
-        if c
-        else None
-    )
-    if c is None or f is None:
+    if c is None:
+        return ""
+    f = next((x for x in finals if x["algorithm"] == algorithm and int(x.get("repeat", 0)) == int(c["repeat"])), None)
+    if f is None:
         return ""
     runs = c["n_runs"] * c["n_replicates"]
     move = c["log_z_pooled"] - f["log_z"]

@@ -160,7 +160,7 @@ def cost_table(logs_dir: Path, papers: list[str]) -> pd.DataFrame:
 
 
 def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[str, float], extra=()) -> str:
-    """RUN.md: where and how the published run was made, its cost per paper (``extra``: lines after it, after a blank line)."""
+    """RUN.md: where and how the published run was made, its cost per paper (``extra``: a paragraph after it)."""
     title = f"Evidence run {profile.removeprefix(evidence.PREFIX)}" if evidence.is_evidence(profile) else None
     lines = [f"# {title or f'Run of the {profile} profile'}", ""]
     lines += [f"- commit: `{commit}`" + (" with uncommitted changes (a trial publication)" if dirty else "")]
