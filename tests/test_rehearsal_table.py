@@ -109,6 +109,7 @@ def test_each_job_is_predicted_from_its_own_pair_and_a_job_of_one_cut_is_scaled(
     assert jobs.loc["t0", "cpu_paper_s"] == pytest.approx(2.0 + 200000 * 0.02)
     assert jobs.loc["t0", "peak_paper_mb"] == pytest.approx(200.0 + 50 * 4.0)
     assert jobs.loc["t0", "cuts"] == 2 and jobs.loc["t1", "cuts"] == 1
+    assert jobs.loc["t0", "cpu_growth"] == pytest.approx(10.0 / 4.0) and pd.isna(jobs.loc["t1", "cpu_growth"])
     # one cut: its rule's fixed part (2 s, 200 MB from t0's two cuts) plus the rest scaled
     assert jobs.loc["t1", "cpu_paper_s"] == pytest.approx(2.0 + 3.0 * 2000)
     assert jobs.loc["t1", "peak_paper_mb"] == pytest.approx(200.0 + 100.0 * 25)
@@ -155,6 +156,7 @@ def test_the_table_flags_a_peak_above_its_request_a_request_above_a_node_and_dis
             "peak_paper_mb": [400.0, 500.0, 1400.0, 100.0],
             "cpu_paper_s": [3600.0, 7200.0, 36.0, 36.0],
             "cuts": [2, 2, 2, 1],
+            "cpu_growth": [4.0, 3.0, 1.2, float("nan")],
         }
     )
     default = pd.DataFrame({"rule": ["ok", "over", "big"], "paper_core_hours": [3.0, 0.01, 0.01]})
@@ -165,10 +167,15 @@ def test_the_table_flags_a_peak_above_its_request_a_request_above_a_node_and_dis
     assert t.loc["big", "request_over_node"] and not t.loc["ok", "request_over_node"]
     assert t.loc["never", "rehearsal_jobs"] == 0
     assert rehearsal_report.disagreements(table).empty  # 2.0x is within 2x
-    table.loc[table["rule"] == "ok", "ratio"] = 2.5
+    # growth: the median of the rule's jobs (3.5); "over" grew 1.2x but is far below 1 core-hour
+    assert t.loc["ok", "growth"] == 3.5 and pd.isna(t.loc["big", "growth"])
+    assert rehearsal_report.weak_lines(table).empty
+    table.loc[table["rule"] == "ok", ["ratio", "growth"]] = [2.5, 2.0]
     assert rehearsal_report.disagreements(table)["rule"].tolist() == ["ok"]
+    assert rehearsal_report.weak_lines(table)["rule"].tolist() == ["ok"]
     text = rehearsal_report.markdown(table, 1500.0, 24576)
     assert "| `over` |" in text and "25.0 min" in text and "Peaks above their request: over." in text
+    assert "whose CPU grew less than 3x at the second cut: ok." in text
 
 
 def test_the_node_sampler_sums_each_slurm_jobs_processes(tmp_path):

@@ -159,7 +159,8 @@ def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: 
     median :func:`slope` times the work still missing (``1 - x1``), so that its start-up is not multiplied.
     Else its rule's fixed part (the median of :func:`fixed_part` over the rule's jobs run at both, 0 where
     none did) plus the rest scaled by the paper's work (or count) over the cut's. Columns ``cpu_paper_s``,
-    ``peak_paper_mb``, ``kind`` and ``cuts`` (2 where the job ran at both cuts, else 1).
+    ``peak_paper_mb``, ``kind``, ``cuts`` (2 where the job ran at both cuts, else 1) and ``cpu_growth`` (its
+    second cut's CPU time over its first's: how far its line stands above the noise of co-scheduling).
     """
     c1, c2, paper = configs
     kinds = kinds or {}
@@ -172,6 +173,7 @@ def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: 
         m1 = _fraction(mkeys, c1, paper, job.outputs) if mkeys else 1.0
         row = {"x1": x1, "m1": m1, "cuts": 1, "kind": job_kind(job.rule, job.key, kinds)}
         row |= {"cpu_fixed": math.nan, "mem_fixed": math.nan, "cpu_slope": math.nan, "mem_slope": math.nan}
+        row["cpu_growth"] = math.nan
         if job.key in second.index:
             other = second.loc[job.key]
             x2 = _fraction(keys, c2, paper, job.outputs)
@@ -181,6 +183,7 @@ def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: 
                 "cpu_paper_s": at_paper(job.cpu_s, x1, other.cpu_s, x2),
                 "cpu_fixed": fixed_part(job.cpu_s, x1, other.cpu_s, x2),
                 "cpu_slope": slope(job.cpu_s, x1, other.cpu_s, x2),
+                "cpu_growth": other.cpu_s / job.cpu_s if job.cpu_s > 0 else math.nan,
                 "peak_paper_mb": at_paper(job.peak_mb, m1, other.peak_mb, m2),
                 "mem_fixed": fixed_part(job.peak_mb, m1, other.peak_mb, m2),
                 "mem_slope": slope(job.peak_mb, m1, other.peak_mb, m2),

@@ -21,6 +21,10 @@ from .slurm_resources import SLURM_PROFILE
 
 COST_FLOOR_H = 1.0  # rules above this many paper core-hours must agree within AGREE x (the spec)
 AGREE = 2.0
+# A job's CPU time moves up to 1.6x with what runs on the other vCPU (docs/cluster.md): with the second cut's
+# CPU time r times the first's, the line's slope can be off by (r - 1.6) / (r - 1) to (1.6r - 1) / (r - 1),
+# 0.7-1.9x at r = 3 (0.4-2.2x at 2). A rule whose jobs grew less is named: its line is within that noise.
+GROWTH_FLOOR = 3.0
 
 
 def requests(profile: Path = SLURM_PROFILE) -> tuple[dict, dict]:
@@ -52,6 +56,7 @@ def rehearsal_table(jobs: pd.DataFrame, counts: dict, default_costs: pd.DataFram
             "peak_at_paper_mb": round(float(d["peak_paper_mb"].max()), 1),
             "longest_job_at_paper_min": round(float(d["cpu_paper_s"].max()) / 60, 1),
             "core_hours_from_rehearsal": round(n_jobs * float(d["cpu_paper_s"].mean()) / 3600, 3),
+            "growth": round(float(d["cpu_growth"].median()), 2) if d["cpu_growth"].notna().any() else math.nan,
         }
         before_h = row["core_hours_from_default"]
         row["ratio"] = round(row["core_hours_from_rehearsal"] / before_h, 2) if before_h > 0 else math.nan
@@ -67,6 +72,12 @@ def disagreements(table: pd.DataFrame) -> pd.DataFrame:
     big = table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1) > COST_FLOOR_H
     off = (table["ratio"] > AGREE) | (table["ratio"] < 1 / AGREE)
     return table[big & off]
+
+
+def weak_lines(table: pd.DataFrame) -> pd.DataFrame:
+    """Rules above 1 core-hour run at two cuts whose jobs' CPU time grew less than :data:`GROWTH_FLOOR` x."""
+    big = table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1) > COST_FLOOR_H
+    return table[big & (table["growth"] < GROWTH_FLOOR)]
 
 
 def _number(v) -> str:
@@ -90,10 +101,12 @@ def markdown(table: pd.DataFrame, wall_s: float | None, node_mem_mb: int) -> str
         "longest_job_at_paper_min": "longest job at paper (min)",
         "runtime_requested_min": "runtime requested (min)",
         "cuts": "cuts",
+        "growth": "CPU growth at the second cut",
     }
     over = t[t["peak_over_request"].fillna(False).astype(bool)]["rule"].tolist()
     beyond = t[t["request_over_node"].fillna(False).astype(bool)]["rule"].tolist()
     off = disagreements(t)["rule"].tolist()
+    weak = weak_lines(t)["rule"].tolist() if "growth" in t else []
     slow = t[t.get("runtime_over_request", pd.Series(False, t.index)).fillna(False).astype(bool)]["rule"].tolist()
     lines = [
         "# The paper profile's rehearsal",
@@ -106,7 +119,9 @@ def markdown(table: pd.DataFrame, wall_s: float | None, node_mem_mb: int) -> str
         "Snakemake's benchmark record); at the paper's counts: along `config/memory_scaling.yaml` through the",
         "two cuts, else as measured (the shapes are the paper's). Core-hours from the rehearsal: each job's CPU",
         "time on the line through its two cuts at the paper's work (`config/cost_scaling.yaml`), or its one cut",
-        "scaled; from the default: `config/costs.csv`.",
+        "scaled; from the default: `config/costs.csv`. CPU growth: the median over a rule's jobs of their second",
+        f"cut's CPU time over their first's; below {GROWTH_FLOOR:g} the line is within the noise of what runs beside",
+        "a job (`config/rehearsal_cut2.yaml`).",
         "",
         f"Wall time of the rehearsal: {f'{wall_s / 60:.1f} min' if wall_s else 'not recorded'}.",
         f"Total paper core-hours: {t['core_hours_from_default'].sum():.1f} predicted from the default, "
@@ -114,7 +129,9 @@ def markdown(table: pd.DataFrame, wall_s: float | None, node_mem_mb: int) -> str
         f"Peaks above their request: {', '.join(over) or 'none'}. Requests above a {node_mem_mb} MB node: "
         f"{', '.join(beyond) or 'none'}. Rules above {COST_FLOOR_H:g} core-hour whose predictions differ by more "
         f"than {AGREE:g}x: {', '.join(off) or 'none'}. Longest job predicted above its runtime request (one "
-        f"submission; a checkpointed rule is resubmitted, docs/cluster.md): {', '.join(slow) or 'none'}.",
+        f"submission; a checkpointed rule is resubmitted, docs/cluster.md): {', '.join(slow) or 'none'}. Rules "
+        f"above {COST_FLOOR_H:g} core-hour whose CPU grew less than {GROWTH_FLOOR:g}x at the second cut: "
+        f"{', '.join(weak) or 'none'}.",
         "",
         "| " + " | ".join(cols.values()) + " |",
         "|" + "---|" * len(cols),
