@@ -67,17 +67,20 @@ def rehearsal_table(jobs: pd.DataFrame, counts: dict, default_costs: pd.DataFram
     return pd.DataFrame(rows)
 
 
+def _big(table: pd.DataFrame) -> pd.Series:
+    """Rules above :data:`COST_FLOOR_H` paper core-hours by either prediction."""
+    return table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1) > COST_FLOOR_H
+
+
 def disagreements(table: pd.DataFrame) -> pd.DataFrame:
     """Rules above 1 core-hour (by either prediction) whose two predictions differ by more than 2x."""
-    big = table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1) > COST_FLOOR_H
     off = (table["ratio"] > AGREE) | (table["ratio"] < 1 / AGREE)
-    return table[big & off]
+    return table[_big(table) & off]
 
 
 def weak_lines(table: pd.DataFrame) -> pd.DataFrame:
     """Rules above 1 core-hour run at two cuts whose jobs' CPU time grew less than :data:`GROWTH_FLOOR` x."""
-    big = table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1) > COST_FLOOR_H
-    return table[big & (table["growth"] < GROWTH_FLOOR)]
+    return table[_big(table) & (table["growth"] < GROWTH_FLOOR)]
 
 
 def _number(v) -> str:
