@@ -1,4 +1,4 @@
-"""CPU time of carlson2016 Fig. 4's and Fig. 5's parts: the measurements behind their cost_scaling.yaml weights.
+"""CPU time of carlson2016's Fig. 4, Fig. 5 and training parts: the measurements behind their cost_scaling.yaml weights.
 
 Not a ``bench_*`` script (``make bench`` does not run it): it measures what a job's parts cost at given settings,
 so that ``config/cost_scaling.yaml`` weighs work that grows with different keys (issue 52). One BLAS thread;
@@ -8,6 +8,8 @@ process CPU time per part (a busy machine stretches wall time, not this). Prints
     python benchmarks/cost_parts_carlson2016.py fig4 MODEL.npz mnist_binary.npz N_SWEEPS MBAR_SAMPLES 10,100,1000
     # Fig. 5 on dna at the default's settings: pretraining, AIS checkpoints, the rest (the tempered sweeps)
     python benchmarks/cost_parts_carlson2016.py fig5 dna.npz N_CHAINS N_UPDATES AIS_EVERY
+    # the MNIST models' training: an update of the default's PCD-1 and of the paper's CD-25, per hidden size
+    python benchmarks/cost_parts_carlson2016.py train mnist_binary.npz N_UPDATES 10,100,500
 
 MODEL is a trained 784-500 RBM (``results/.../models/carlson2016/mnist_784x500.npz``, any profile's).
 """
@@ -25,6 +27,7 @@ from threadpoolctl import threadpool_limits
 import bmrep.experiments.carlson2016.fig4 as f4
 import bmrep.experiments.carlson2016.fig5 as f5
 from bmrep.experiments.carlson2016.base import base_bias_for
+from bmrep.experiments.carlson2016.train import train_mnist_rbm
 from bmrep.io import load_model, load_npz
 from bmrep.models.rbm import RBM
 
@@ -76,6 +79,22 @@ def fig5(data: str, n_chains: str, n_updates: str, ais_every: str) -> None:
     print(json.dumps({**{k: cfg[k] for k in keys}, **times, "total": round(total, 2)}))
 
 
+def train(data: str, n_updates: str, hidden: str) -> None:
+    """Milliseconds per update of the default's recipe and the paper's (config/paper.yaml: CD-25); w in 1 + w k."""
+    cfg = yaml.safe_load(open("config/config.yaml"))["carlson2016"]["training"]
+    X = load_npz(data)["X_train"]
+    for H in map(int, hidden.split(",")):
+        ms = {}
+        for rule, k in (("pcd", 1), ("cd", 25)):
+            settings = {**cfg, "rule": rule, "k": k, "n_updates": int(n_updates)}
+            t0 = time.process_time()
+            train_mnist_rbm(X, H, settings, SEED)
+            ms[k] = (time.process_time() - t0) / int(n_updates) * 1e3
+        r = ms[25] / ms[1]  # (1 + 25 w) / (1 + w) = r
+        print(json.dumps({"n_hidden": H, "ms_pcd1": round(ms[1], 2), "ms_cd25": round(ms[25], 2),
+                          "ratio": round(r, 2), "w": round((r - 1) / (25 - r), 3)}))  # fmt: skip
+
+
 if __name__ == "__main__":
     with threadpool_limits(1):
-        {"fig4": fig4, "fig5": fig5}[sys.argv[1]](*sys.argv[2:])
+        {"fig4": fig4, "fig5": fig5, "train": train}[sys.argv[1]](*sys.argv[2:])

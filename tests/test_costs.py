@@ -104,6 +104,12 @@ def test_extrapolated_table_and_slurm_block():
     again = costs.extrapolate(measured, {"p_train": ["p.n"]}, {"p": {"n": 10}}, {"p": {"n": 100}}, {"p_train": 4},
                               {"p_train": 2000.0})  # fmt: skip
     assert again.set_index("rule").loc["p_train", "mem_mb"] == 2500
+    # a longest job the rehearsal measured at the paper's shapes raises the runtime (2 x 31 min), a shorter one not
+    for longest, minutes in ((31.0, 62), (12.0, 30)):
+        again = costs.extrapolate(measured, {"p_train": ["p.n"]}, {"p": {"n": 10}}, {"p": {"n": 100}}, {"p_train": 4},
+                                  longest={"p_train": longest})  # fmt: skip
+        assert again.set_index("rule").loc["p_train", "runtime_min"] == minutes
+    assert slurm_resources.runtime_request(60.0) == 10  # the floor
     assert slurm_resources.memory_request(10.0) == 1000  # the floor
     profile = "executor: slurm\n" + block + "jobs: 10\n"
     again = slurm_resources.replace_block(profile, slurm_resources.slurm_block(table.reset_index().assign(mem_mb=2000)))
@@ -245,6 +251,20 @@ def test_a_sum_term_adds_parts_that_grow_with_different_settings():
     assert work_keys.scale_factor([gated], measured, target) == pytest.approx((20000 + 2 * 20000) / 10000)
     with pytest.raises(KeyError, match="of one length"):
         work_keys.scale_factor([{"sum": [["e.reps"]], "weights": [1, 2]}], measured, target)
+
+
+def test_a_min_term_counts_the_models_a_shard_holds():
+    """bruegge2013's autocorrelation shards: shard_size RBMs each, or all n_rbms where a benchmark has fewer."""
+    measured = {"a": {"shard_size": 5, "models": {"mnist500": {"n_rbms": 3, "n_steps": 10000}}}}
+    target = {"a": {"shard_size": 1, "models": {"mnist500": {"n_rbms": 24, "n_steps": 10**6}}}}
+    term = {"min": ["a.shard_size", "a.models.mnist500.n_rbms"]}
+    # the default's one shard holds its 3 RBMs, not 5: the paper's one RBM a job is 1/3 of its models
+    keys = [term, "a.models.mnist500.n_steps"]
+    assert work_keys.scale_factor(keys, measured, target) == pytest.approx(1 / 3 * 100)
+    assert work_keys.scale_factor(keys, target, measured) == pytest.approx(3 / 100)
+    assert work_keys._described(keys) == "min(a.shard_size, a.models.mnist500.n_rbms) x a.models.mnist500.n_steps"
+    with pytest.raises(KeyError, match="or {min}"):
+        work_keys.scale_factor([{"min": ["a.shard_size"], "times": []}], measured, target)
 
 
 def test_list_entries_by_index_and_output_stems_by_glob():

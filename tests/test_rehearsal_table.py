@@ -241,3 +241,36 @@ def test_the_published_core_hours_take_the_rehearsals_prediction_where_it_made_o
     assert core_hours_per_paper(tmp_path / "costs.csv", tmp_path / "none.csv").to_dict() == {
         "carlson2016": 5.0, "saul1996": 1.0,
     }  # fmt: skip
+
+
+def test_the_rehearsals_peaks_and_longest_jobs_raise_the_requests_that_were_short(tmp_path, monkeypatch, capsys):
+    """salakhutdinov2010_ladder_check: 30.9 min at the paper's shapes, 30 asked from the default's scaled job."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config").mkdir()
+    written = []
+    monkeypatch.setattr(rehearsal, "write_slurm_profile", lambda table, paper: written.append(table))
+    default = pd.DataFrame(
+        {
+            "rule": ["ladder", "quick", "unmeasured"],
+            "measured_rss_mb": [500.0, 500.0, float("nan")],
+            "mem_mb": [1200, 1200, 1000],
+            "runtime_min": [30, 30, 10],
+        }
+    )
+    table = pd.DataFrame(
+        {
+            "rule": ["ladder", "quick", "never"],
+            "peak_at_paper_mb": [900.0, 2000.0, float("nan")],
+            "longest_job_at_paper_min": [30.9, 3.0, float("nan")],
+        }
+    )
+    # memory: 1.5 x 500 + 450 = 1200 and 1.25 x 900 below it; 1.25 x 2000 = 2500 above. Runtime: 2 x 30.9 -> 62
+    asked = rehearsal.raise_requests(table, default, paper={})
+    assert asked[:2] == [1200, 2500] and pd.isna(asked[2])  # "never" has no row in the cost table
+    after = pd.read_csv(tmp_path / "config/costs.csv").set_index("rule")
+    assert after.loc["ladder", ["mem_mb", "runtime_min"]].tolist() == [1200, 62]
+    assert after.loc["quick", ["mem_mb", "runtime_min"]].tolist() == [2500, 30]
+    assert after.loc["unmeasured", ["mem_mb", "runtime_min"]].tolist() == [1000, 10]
+    assert len(written) == 1
+    out = capsys.readouterr().out
+    assert "runtime_min of ladder: 30 -> 62 min" in out and "mem_mb of quick: 1200 -> 2500 MB" in out

@@ -35,7 +35,14 @@ import pandas as pd
 import yaml
 
 from .config_check import deep_merge
-from .slurm_resources import SLURM_PROFILE, memory_request, rehearsal_peaks, runtime_cap, write_slurm_profile
+from .slurm_resources import (
+    SLURM_PROFILE,
+    memory_request,
+    rehearsal_measured,
+    runtime_cap,
+    runtime_request,
+    write_slurm_profile,
+)
 from .work_keys import _described, entries, job_entry, rule_keys, scale_factor
 
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
@@ -43,7 +50,6 @@ OUTPUTS = re.compile(r"INFO rule \S+, threads \d+, outputs (\[.*\])")
 USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d.]+) MB")
 # the log line's time (bmrep.pipeline.runtime's format: asctime first) of the resources line: when the job ended
 ENDED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*job resources: ", re.M)
-RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
 # The default run's jobs as measured (one row per job), written by every `make costs` from logs: a change of
 # config/cost_scaling.yaml is extrapolated again from it (`make costs COSTS_FROM=config/default_jobs.csv`)
 # without a 75-minute default run.
@@ -122,8 +128,14 @@ def job_counts(*snakemake_args: str) -> dict[str, int]:
 
 
 def extrapolate(
-    jobs: pd.DataFrame, scaling: dict, measured_config: dict, target_config: dict, counts: dict, peaks=None
-):  # noqa: E501
+    jobs: pd.DataFrame,
+    scaling: dict,
+    measured_config: dict,
+    target_config: dict,
+    counts: dict,
+    peaks=None,
+    longest=None,
+):
     """The cost table for the target profile (one row per rule it runs) and its SLURM resources.
 
     ``jobs`` is :func:`measure_jobs`' table. Each measured job is scaled by
@@ -131,11 +143,13 @@ def extrapolate(
     updates) scales each job by the entry its outputs name (:func:`job_entry`;
     the largest entry's ratio when they name none). The target's jobs are
     assumed to fall on the entries as the measured ones do: its core-hours
-    are its job count times the mean scaled job, its SLURM runtime twice
-    the largest scaled job; its memory :func:`memory_request` of the measured
-    peak and of ``peaks`` (rule -> the rehearsal's peak at the target's shapes).
+    are its job count times the mean scaled job; its SLURM runtime
+    :func:`runtime_request` of the largest scaled job and of ``longest``
+    (rule -> the rehearsal's longest job at the target's shapes, minutes);
+    its memory :func:`memory_request` of the measured peak and of ``peaks``
+    (rule -> the rehearsal's peak at the target's shapes).
     """
-    rows, peaks = [], peaks or {}
+    rows, peaks, longest = [], peaks or {}, longest or {}
     for rule, n_jobs in sorted(counts.items()):
         d = jobs[jobs["rule"] == rule]
         if d.empty:
@@ -160,7 +174,7 @@ def extrapolate(
                 "paper_jobs": n_jobs,
                 "paper_cpu_h_per_job": round(per_job / 3600, 4),
                 "paper_core_hours": round(n_jobs * float(scaled.mean()) / 3600, 3),
-                "runtime_min": max(RUNTIME_FLOOR_MIN, math.ceil(RUNTIME_FACTOR * per_job / 60)),
+                "runtime_min": runtime_request(per_job, longest.get(rule, math.nan)),
                 "mem_mb": memory_request(float(d["rss_mb"].max()), peaks.get(rule, math.nan)),
             }
         )
@@ -217,7 +231,15 @@ def main(argv: list[str]) -> int:
     default = yaml.safe_load(Path("config/config.yaml").read_text())
     scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
     counts = job_counts("all", "--configfile", "config/paper.yaml")
-    table = extrapolate(jobs, scaling, default, paper, counts, rehearsal_peaks())
+    table = extrapolate(
+        jobs,
+        scaling,
+        default,
+        paper,
+        counts,
+        rehearsal_measured("peak_at_paper_mb"),
+        rehearsal_measured("longest_job_at_paper_min"),
+    )
     lost = lost_rules(table, pd.read_csv("config/costs.csv")) if Path("config/costs.csv").exists() else []
     if lost:
         print(

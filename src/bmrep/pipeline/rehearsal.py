@@ -41,7 +41,7 @@ import yaml
 from .config_check import deep_merge
 from .costs import job_counts, measure_jobs, paper_config
 from .rehearsal_report import COST_FLOOR_H, markdown, rehearsal_table
-from .slurm_resources import SLURM_PROFILE, memory_request, runtime_cap, write_slurm_profile
+from .slurm_resources import SLURM_PROFILE, memory_request, runtime_cap, runtime_request, write_slurm_profile
 from .work_keys import entries, job_entry, rule_keys, scale_factor
 
 CUTS = ("config/rehearsal.yaml", "config/rehearsal_cut2.yaml")
@@ -201,22 +201,28 @@ def predict_jobs(cut1: pd.DataFrame, cut2: pd.DataFrame, scaling: dict, memory: 
 
 
 def raise_requests(table: pd.DataFrame, default_costs: pd.DataFrame, paper: dict) -> list[float]:
-    """Each rule's memory request from now on, with the peaks measured here (:func:`memory_request`).
+    """Each rule's memory and runtime requests from now on, with what was measured here.
 
-    Rewrites ``config/costs.csv``'s ``mem_mb`` and the SLURM profile's block where a request changes, and says
-    which; returns the requests in ``table``'s order.
+    Memory: :func:`memory_request` of the default's peak and this peak at the paper's shapes. Runtime: the
+    default's request, or twice this longest job at the paper's shapes where that is longer
+    (:func:`runtime_request`). Rewrites ``config/costs.csv`` and the SLURM profile's block where a request
+    changes, and says which; returns the memory requests in ``table``'s order.
     """
-    peaks = dict(zip(table["rule"], table.get("peak_at_paper_mb", pd.Series(math.nan, table.index)), strict=True))
+    measured_here = table.set_index("rule").reindex(columns=["peak_at_paper_mb", "longest_job_at_paper_min"])
+    peaks, longest = (measured_here[c].astype(float).to_dict() for c in measured_here.columns)
     new = default_costs.copy()
     measured = new["measured_rss_mb"].notna()
-    new.loc[measured, "mem_mb"] = [
-        memory_request(rss, float(peaks.get(rule, math.nan)))
-        for rule, rss in zip(new.loc[measured, "rule"], new.loc[measured, "measured_rss_mb"], strict=True)
-    ]
-    changed = new[measured & (new["mem_mb"] != default_costs["mem_mb"])]
-    for r in changed.itertuples():
-        print(f"memory request of {r.rule}: {default_costs.loc[r.Index, 'mem_mb']:.0f} -> {r.mem_mb:.0f} MB")
-    if not changed.empty:
+    for i in new.index[measured]:
+        rule = new.at[i, "rule"]
+        new.at[i, "mem_mb"] = memory_request(new.at[i, "measured_rss_mb"], peaks.get(rule, math.nan))
+        # ceil is monotone: the larger of the two requests is runtime_request of the larger estimate
+        new.at[i, "runtime_min"] = max(new.at[i, "runtime_min"], runtime_request(0.0, longest.get(rule, math.nan)))
+    changed = False
+    for column, unit in (("mem_mb", "MB"), ("runtime_min", "min")):
+        for r in new[measured & (new[column] != default_costs[column])].itertuples():
+            print(f"{column} of {r.rule}: {default_costs.at[r.Index, column]:.0f} -> {getattr(r, column):.0f} {unit}")
+            changed = True
+    if changed:
         new.to_csv("config/costs.csv", index=False)
         write_slurm_profile(new, paper)
     after = dict(zip(new["rule"], new["mem_mb"], strict=True))

@@ -26,6 +26,7 @@ import yaml
 SNAKEMAKE_MB = 450
 MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000  # headroom over the default run's script peak, and the least any job asks
 REHEARSAL_FACTOR = 1.25  # headroom over a peak measured at the paper's shapes (make paper-rehearsal)
+RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
 REHEARSAL_TABLE = Path("docs/paper-rehearsal.csv")
 BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
 SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
@@ -51,12 +52,29 @@ def memory_request(script_rss_mb: float, paper_peak_mb: float = math.nan) -> int
     return math.ceil(max(asked) / 100) * 100
 
 
-def rehearsal_peaks(path: Path = REHEARSAL_TABLE) -> dict[str, float]:
-    """Each rule's SLURM-job peak at the paper's shapes from the committed rehearsal table (empty without one)."""
+def runtime_request(per_job_s: float, paper_longest_min: float = math.nan) -> int:
+    """The minutes a rule's jobs ask for: twice the longer of its two estimates of its slowest job, at least 10.
+
+    The default run's slowest job scaled to the paper profile (``per_job_s``,
+    :func:`bmrep.pipeline.costs.extrapolate`), and the longest job that ``make
+    paper-rehearsal`` extrapolated from two cuts at the paper's shapes
+    (``docs/paper-rehearsal.csv``, NaN where not measured): the rehearsal's
+    salakhutdinov2010_ladder_check took 30.9 min where the default's scaled
+    job asked 30.
+    """
+    longest_min = per_job_s / 60 if math.isnan(paper_longest_min) else max(per_job_s / 60, paper_longest_min)
+    return max(RUNTIME_FLOOR_MIN, math.ceil(RUNTIME_FACTOR * longest_min))
+
+
+def rehearsal_measured(column: str, path: Path = REHEARSAL_TABLE) -> dict[str, float]:
+    """Each rule's ``column`` of the committed rehearsal table (empty without one).
+
+    ``peak_at_paper_mb``: its SLURM jobs' peak at the paper's shapes; ``longest_job_at_paper_min``: its longest job.
+    """
     if not path.exists():
         return {}
-    table = pd.read_csv(path).dropna(subset=["peak_at_paper_mb"])
-    return dict(zip(table["rule"], table["peak_at_paper_mb"].astype(float), strict=True))
+    table = pd.read_csv(path).dropna(subset=[column])
+    return dict(zip(table["rule"], table[column].astype(float), strict=True))
 
 
 def slurm_block(table: pd.DataFrame, cap_min: int | None = None, checkpointed: set[str] = frozenset()) -> str:

@@ -4,7 +4,7 @@
 ratio (target profile over measured) multiplies a job's CPU time; this module
 reads that notation (a number, a list's sum, a per-entry mapping, a dtype's
 item size, ``1/key`` for a period, ``{one_plus: w, times: [...]}`` for work
-with a fixed part, per-output-name key lists). Used by
+with a fixed part, ``{min: [...]}`` for a count capped by another, per-output-name key lists). Used by
 :mod:`bmrep.pipeline.costs` (the default's jobs scaled to the paper profile)
 and :mod:`bmrep.pipeline.rehearsal` (a cut's work as a fraction of the
 paper's).
@@ -115,7 +115,7 @@ def _product(keys: list[str], config: dict) -> float:
 
 
 def _term_ratio(term: dict, measured: dict, target: dict) -> float:
-    """A term's work, target over measured: ``{one_plus: w, times: [keys]}`` or ``{sum: [[keys], ...], weights}``.
+    """A term's work, target over measured: ``{one_plus: w, times: [keys]}``, ``{sum: ..., weights}``, ``{min: keys}``.
 
     ``one_plus``: work per unit ``1 + w x product(keys)``, for work made of a
     fixed part and a part that grows with settings: a Trans-SAP update is a
@@ -124,8 +124,13 @@ def _term_ratio(term: dict, measured: dict, target: dict) -> float:
     from ``benchmarks/bench_dbm_update.py``). ``sum``: work ``sum_i weights_i
     x product(keys_i)``, for a job of several parts that grow with different
     settings (the DBM evaluation: a final AIS, and an AIS and a bound per
-    snapshot).
+    snapshot). ``min``: the smallest of the keys' work sizes, for a count
+    capped by another (a shard holds ``shard_size`` models, or all
+    ``n_rbms`` where there are fewer: the default's 3 mnist500 RBMs in
+    shards of 5).
     """
+    if set(term) == {"min"}:
+        return min(_factor(k, target) for k in term["min"]) / min(_factor(k, measured) for k in term["min"])
     if set(term) == {"one_plus", "times"}:
         w = float(term["one_plus"])
         return (1 + w * _product(term["times"], target)) / (1 + w * _product(term["times"], measured))
@@ -135,7 +140,9 @@ def _term_ratio(term: dict, measured: dict, target: dict) -> float:
             return sum(float(w) * _product(keys, config) for keys, w in zip(term["sum"], term["weights"], strict=True))
 
         return total(target) / total(measured)
-    raise KeyError(f"a term is {{one_plus, times}} or {{sum, weights}} of one length, not {term} (cost_scaling.yaml)")
+    raise KeyError(
+        f"a term is {{one_plus, times}}, {{sum, weights}} of one length or {{min}}, not {term} (cost_scaling.yaml)"
+    )
 
 
 def scale_factor(keys: list, measured: dict, target: dict, entry: str | None = None) -> float:
@@ -145,7 +152,7 @@ def scale_factor(keys: list, measured: dict, target: dict, entry: str | None = N
     A mapping ``{one_plus: w, times: [keys]}`` multiplies by
     ``(1 + w x target's product) / (1 + w x measured's product)``, one
     ``{sum: [[keys], ...], weights: [...]}`` by its weighted sums' ratio
-    (:func:`_term_ratio`).
+    (:func:`_term_ratio`), one ``{min: [keys]}`` by its smallest key's.
     A mapping per entry (``{bas: 6000, mnist: 200}``) gives ``entry``'s ratio,
     or without an entry the largest. Keys with a ``*`` segment
     (``bruegge2013.autocorr.models.*.n_steps``) are taken per entry of the
@@ -200,6 +207,8 @@ def _described(spec) -> str:
         if isinstance(k, dict) and "sum" in k:
             parts = (f"{w} x {' x '.join(keys)}" for keys, w in zip(k["sum"], k["weights"], strict=True))
             return f"({' + '.join(parts)})"
+        if isinstance(k, dict) and "min" in k:
+            return f"min({', '.join(k['min'])})"
         return f"(1 + {k['one_plus']} x {' x '.join(k['times'])})" if isinstance(k, dict) else k
 
     if not isinstance(spec, dict):
