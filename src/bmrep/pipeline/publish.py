@@ -7,7 +7,8 @@ config) this writes ``docs/results/<profile>/``:
   merged by the summary's own code (:mod:`bmrep.claims.summary`); a paper the
   run did not reach (the paper profile may be run one paper at a time) keeps
   every claim its code declares for the profile, as ``not run``, with the
-  core-hours its jobs would take (``config/costs.csv``);
+  core-hours its jobs would take (:func:`core_hours_per_paper`: the rehearsal's
+  prediction at the paper's shapes, ``docs/paper-rehearsal.csv``);
 * ``figures/``: every figure of the papers that ran and the report's
   screenshots (``<figures_dir>/report/``), as PNG at most :data:`MAX_WIDTH`
   pixels wide;
@@ -115,6 +116,10 @@ def declared_claims(results_dir: Path, args: list[str]) -> pd.DataFrame:
     return pd.read_csv(target, dtype=str, keep_default_na=False)
 
 
+# where a paper that did not run takes its core-hours from (core_hours_per_paper), as RUN.md says it
+HOURS_FROM = "predicted by the rehearsal at the paper's shapes, docs/paper-rehearsal.md"
+
+
 def core_hours_per_paper(
     costs_csv: str | Path = "config/costs.csv", rehearsal_csv: str | Path = "docs/paper-rehearsal.csv"
 ) -> pd.Series:
@@ -175,7 +180,7 @@ def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[st
     for _, r in costs[costs["paper"] != "all jobs"].iterrows():
         lines.append(f"| {r['paper']} | {int(r['jobs'])} | {r['core-minutes']:.1f} | {r['wall minutes']:.1f} |")
     for paper, hours in not_run.items():
-        lines.append(f"| {paper} | not run | about {hours:.1f} core-hours (paper profile, config/costs.csv) | |")
+        lines.append(f"| {paper} | not run | about {hours:.1f} core-hours (paper profile, {HOURS_FROM}) | |")
     # extra lines are a paragraph of their own: Markdown would join a line to the table right above it
     return "\n".join([*lines, *([""] if extra else []), *extra]) + "\n"
 
