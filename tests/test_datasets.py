@@ -194,3 +194,60 @@ def test_mnist8_rule_on_real_mnist_keeps_the_digits():
     ink = images.mean()
     assert 0.25 <= ink <= 0.45, ink
     assert images.sum(axis=1).min() > 0
+
+
+def test_stochastic_binarisation_rule():
+    """Spec section 3 (the paper's data): pixel 1 with probability pixel/255; 0 never, 255 always.
+
+    On 200000 draws per grey level the share of ones is within 4.5 standard errors of level/255 (the largest of
+    the 9 z-scores is asserted), and the draw does not depend on the block size.
+    """
+    levels = np.array([0, 1, 32, 64, 128, 191, 230, 254, 255], dtype=np.uint8)
+    n = 200000
+    X = np.repeat(levels[None, :], n, axis=0)
+    out = derived.binarize_stochastic(X, np.random.default_rng(3), chunk=7000)
+    assert out.dtype == np.uint8 and set(np.unique(out)) <= {0, 1}
+    p = levels / 255.0
+    share = out.mean(axis=0)
+    assert share[0] == 0.0 and share[-1] == 1.0
+    inner = slice(1, -1)
+    z = (share[inner] - p[inner]) / np.sqrt(p[inner] * (1 - p[inner]) / n)
+    assert np.max(np.abs(z)) < 4.5, z
+    again = derived.binarize_stochastic(X, np.random.default_rng(3), chunk=n)
+    np.testing.assert_array_equal(out, again)
+
+
+def test_mnist_stochastic_two_builds_identical_and_seeded():
+    """Two builds of the same MNIST are byte-identical arrays; another seed gives another sample."""
+    rng = np.random.default_rng(0)
+    d = {
+        "X_train": rng.integers(0, 256, size=(300, 784), dtype=np.uint8),
+        "y_train": np.arange(300),
+        "X_test": rng.integers(0, 256, size=(50, 784), dtype=np.uint8),
+        "y_test": np.arange(50),
+    }
+    a, b = derived.mnist_stochastic(d), derived.mnist_stochastic(d)
+    for k in d:
+        assert a[k].tobytes() == b[k].tobytes()
+    assert derived.arrays_sha256(a["X_train"], a["X_test"]) == derived.arrays_sha256(b["X_train"], b["X_test"])
+    other = derived.mnist_stochastic(d, seed=derived.MNIST_STOCHASTIC_SEED + 1)
+    assert not np.array_equal(other["X_train"], a["X_train"])
+    np.testing.assert_array_equal(a["y_train"], d["y_train"])
+
+
+@pytest.mark.skipif(
+    _mirror() is None and "DATA_MIRROR" not in os.environ,
+    reason="no MNIST mirror (../shared/data) and DATA_MIRROR unset",
+)
+def test_mnist_stochastic_on_real_mnist_matches_its_recorded_sha256():
+    """The recorded SHA-256 (the data provenance) is what the rule gives on the real MNIST, build after build."""
+    path = _mirror()
+    assert path is not None, f"DATA_MIRROR={os.environ.get('DATA_MIRROR')} holds no mnist/train-images-idx3-ubyte.gz"
+    d = {
+        "X_train": read_idx(path).reshape(-1, 784),
+        "X_test": read_idx(path.with_name("t10k-images-idx3-ubyte.gz")).reshape(-1, 784),
+    }
+    a = derived.mnist_stochastic(d)
+    assert derived.arrays_sha256(a["X_train"], a["X_test"]) == derived.MNIST_STOCHASTIC_SHA256
+    # its mean pixel is the mean intensity/255 (0.1307), not the threshold rule's (0.1323)
+    assert abs(a["X_train"].mean() - d["X_train"].mean() / 255) < 1e-3

@@ -7,7 +7,9 @@ import re
 from bmrep.datasets.sources import RAW_FILES
 
 SYNTHETIC_DATA = bool(config["data"]["synthetic"])
-DATA_TARGETS = [data(f) for f in ["mnist.npz", "mnist_binary.npz", "digits8.npz", "dna.npz", "toys.npz"]]
+DATA_TARGETS = [
+    data(f) for f in ["mnist.npz", "mnist_binary.npz", "mnist_stochastic.npz", "digits8.npz", "dna.npz", "toys.npz"]
+]
 if not SYNTHETIC_DATA:
     DATA_TARGETS += [data("usps8.npz"), data("mnist8.npz")]
 
@@ -24,6 +26,7 @@ localrules:
     data_raw,
     data_mnist,
     data_mnist_binary,
+    data_mnist_stochastic,
     data_usps8,
     data_mnist8,
     data_digits8,
@@ -94,6 +97,25 @@ rule data_mnist_binary:
         code=code_version("data/mnist_binary.py"),
     script:
         "../scripts/data/mnist_binary.py"
+
+
+# salakhutdinov2010's data (spec section 3): each pixel 1 with probability pixel/255, one recorded draw.
+rule data_mnist_stochastic:
+    input:
+        data("mnist.npz"),
+    output:
+        data("mnist_stochastic.npz"),
+    log:
+        logs("data/mnist_stochastic.log"),
+    benchmark:
+        benchmarks("data/mnist_stochastic.tsv")
+    conda:
+        CONDA_ENV
+    params:
+        code=code_version("data/mnist_stochastic.py"),
+        synthetic=SYNTHETIC_DATA,
+    script:
+        "../scripts/data/mnist_stochastic.py"
 
 
 rule data_usps8:

@@ -22,7 +22,7 @@ if S10_SELECTION_SEED == SEED:
 
 rule salakhutdinov2010_exact_check_model:
     input:
-        data=data("mnist_binary.npz"),
+        data=data("mnist_stochastic.npz"),
     output:
         model=results("models/salakhutdinov2010/exact_check.npz"),
         exact=results("salakhutdinov2010/exact_check/exact.json"),
@@ -43,7 +43,7 @@ rule salakhutdinov2010_exact_check_model:
 
 rule salakhutdinov2010_selection_model:
     input:
-        data=data("mnist_binary.npz"),
+        data=data("mnist_stochastic.npz"),
     output:
         model=results("models/salakhutdinov2010/exact_check_selection.npz"),
         exact=results("salakhutdinov2010/exact_check/selection_exact.json"),

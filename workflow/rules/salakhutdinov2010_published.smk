@@ -40,6 +40,7 @@ if S10_ADOPTED["pretrained"]:
     rule salakhutdinov2010_adopt_pretrained:
         input:
             model=f"{S10_ADOPT_DIR}/seed{{repeat}}/pretrained.npz",
+            data=data("mnist_stochastic.npz"),
         output:
             model=rules.salakhutdinov2010_pretrain.output.model,
         log:
@@ -63,6 +64,7 @@ if S10_ADOPTED["algorithms"]:
     rule salakhutdinov2010_adopt_model:
         input:
             model=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}.npz",
+            data=data("mnist_stochastic.npz"),
             curve=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}_curve.csv",
             final=f"{S10_ADOPT_DIR}/seed{{repeat}}/{{algorithm}}_final.json",
         output:

@@ -2,6 +2,7 @@
 
 import time
 
+from bmrep.datasets.derived import arrays_sha256
 from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.train import pretrain
 from bmrep.io import load_npz, save_model
@@ -9,7 +10,8 @@ from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-X, _, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
+data = load_npz(sm.input.data)
+X, _, _, _ = split_mnist(data, cfg["n_validation"])
 t0 = time.perf_counter()
 repeat = int(sm.wildcards.repeat)
 dbm = pretrain(
@@ -28,6 +30,7 @@ save_model(
         "seed": sm.params.seed,
         "repeat": repeat,
         "n_train": X.shape[0],
+        "data_sha256": arrays_sha256(data["X_train"], data["X_test"]),  # which binarisation (adopt checks it)
         "seconds": time.perf_counter() - t0,
     },
 )

@@ -3,6 +3,7 @@
 Writes the model, its snapshots and CAST's tempering records (``tempering_*`` arrays).
 """
 
+from bmrep.datasets.derived import arrays_sha256
 from bmrep.experiments.salakhutdinov2010.common import split_mnist
 from bmrep.experiments.salakhutdinov2010.train import train
 from bmrep.io import load_model, load_npz, save_model
@@ -11,7 +12,8 @@ from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 sm = snakemake  # noqa: F821
-X, _, _, _ = split_mnist(load_npz(sm.input.data), cfg["n_validation"])
+data = load_npz(sm.input.data)
+X, _, _, _ = split_mnist(data, cfg["n_validation"])
 arrays, _ = load_model(sm.input.pretrained)
 dbm0 = DBM.from_params(arrays)
 checkpoint = training_checkpoint(sm, log)
@@ -28,5 +30,11 @@ save_model(
         **{f"snapshot_{k}": v for k, v in snaps.items()},
         **{f"tempering_{k}": v for k, v in tempering.items()},
     },
-    {**info, "settings": cfg["train"], "seed": sm.params.seed, "shape": dbm.shape},
+    {
+        **info,
+        "settings": cfg["train"],
+        "seed": sm.params.seed,
+        "shape": dbm.shape,
+        "data_sha256": arrays_sha256(data["X_train"], data["X_test"]),
+    },
 )
