@@ -85,6 +85,13 @@ class TemperedDBMChains:
         self.n_threads = int(n_threads)
         self._field = None
 
+    def load(self, chains: DBMChains) -> TemperedDBMChains:
+        """Replace the chains' states by those of ``chains`` (reverse AIS starts from given samples)."""
+        for dst, src in ((self.chains.v, chains.v), (self.chains.h1, chains.h1), (self.chains.h2, chains.h2)):
+            dst[...] = src
+        self._field = None  # the cached fields belonged to the old states
+        return self
+
     @property
     def field_h1(self) -> np.ndarray:
         if self._field is None:

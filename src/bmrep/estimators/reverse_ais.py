@@ -49,9 +49,10 @@ import numpy as np
 from ..sampling.ladders import check_betas
 from .ais import anneal, log_mean_exp
 from .base import EstimateResult
+from .dbm_ais import dbm_annealing_model
 from .rbm_ais import rbm_annealing_model
 
-__all__ = ["raise_log_weights", "raise_log_partition", "raise_estimate"]
+__all__ = ["raise_log_weights", "raise_log_partition", "raise_estimate", "dbm_reverse_log_weights", "reverse_log_z"]
 
 
 def raise_log_weights(
@@ -152,3 +153,34 @@ def raise_log_partition(
     free_energy = np.asarray(rbm.free_energy_v(np.asarray(V, np.float64)), np.float64)
     result = raise_estimate(A, n_betas=len(betas))
     return replace(result, details={**result.details, "log_p_hat": -free_energy - A})
+
+
+def dbm_reverse_log_weights(
+    dbm, chains, betas: np.ndarray, streams, base_bias=None, *, state: str = "v_h2", dtype=np.float64
+) -> np.ndarray:
+    """Reverse AIS on a DBM (the reverse half of bidirectional Monte Carlo, Grosse, Ghahramani & Adams 2015).
+
+    Each run starts from one state of ``chains`` (a :class:`bmrep.sampling.dbm_gibbs.DBMChains`, ideally
+    samples of the DBM at beta = 1) and moves down the forward AIS ladder ``betas`` of
+    :func:`bmrep.estimators.dbm_ais.dbm_annealing_model` (the same family, base and ``state``: over {v, h2}
+    with h1 summed out, or over h1). The forward sweep is its own reversal on that state (module docstring:
+    with h1 summed out the DBM is an RBM between h1 and (v, h2); with v and h2 summed out, between h1 and
+    them), so the reverse chain makes the forward sweep at ``beta_K, ..., beta_1``.
+
+    Returns the per-run ``A`` (:func:`raise_log_weights`); from exact samples ``E[exp(-A)] = 1/Z``, so
+    :func:`reverse_log_z` is an estimate of log Z biased **upwards** (Jensen), where forward AIS is biased
+    downwards: together they bracket log Z when the starting states are exact samples.
+    """
+    init_sample, transition, log_f_pair, log_z0 = dbm_annealing_model(dbm, base_bias, dtype=dtype, state=state)
+    n = chains.v.shape[0]
+    # init_sample allocates the tempered chains (drawing from the base); the samples replace those states
+    st = init_sample(n, streams).load(chains)
+    A, _ = raise_log_weights(
+        betas, init_state=st, transition=transition, log_f_pair=log_f_pair, log_z_base=float(log_z0)
+    )
+    return A
+
+
+def reverse_log_z(A: np.ndarray) -> float:
+    """The reverse (upper) estimate of log Z from reverse-AIS runs ``A``: ``-log mean exp(-A)``."""
+    return -log_mean_exp(-np.asarray(A, np.float64))
