@@ -1,5 +1,7 @@
-"""Error and cost of candidate DBM log Z instruments on enumerable DBMs (issue 64, item 1): the measurement behind
-``salakhutdinov2010.evaluation.final_ais`` of each profile (config/README.md, "The AIS instrument").
+"""Error and cost of candidate DBM log Z instruments on enumerable DBMs (issue 64, item 1).
+
+The measurement behind ``salakhutdinov2010.evaluation.final_ais`` of each profile (config/README.md, "The AIS
+instrument").
 
 Not a ``bench_*`` script (``make bench`` does not run it). Each candidate is the final AIS of Table 1 as
 ``bmrep.experiments.salakhutdinov2010.evaluation.independent_replicates`` runs it (the same code Table 1 and the
@@ -122,8 +124,9 @@ def main(argv=None) -> None:
                 writer.writerow(row)
                 fh.flush()
                 os.fsync(fh.fileno())
+                err = f"{row['pool_error']:+.3f} +- {row['pool_error_stderr']:.3f}"
                 print(
-                    f"{row['model']} {name}: pool of {a.pool} {row['pool_error']:+.3f} +- {row['pool_error_stderr']:.3f}"
+                    f"{row['model']} {name}: pool of {a.pool} {err}"
                     f" (one replicate {row['replicate_error']:+.3f} +- {row['replicate_error_stderr']:.3f}, ESS "
                     f"{row['replicate_ess_median']:.1f}/{row['n_runs']}), {row['cpu_s_per_estimate']:.1f} CPU-s",
                     flush=True,
