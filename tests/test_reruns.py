@@ -253,3 +253,48 @@ def test_a_published_model_of_other_settings_is_refused(workspace, tmp_path):
     assert proc.returncode != 0
     assert "the published model differs from this run's: settings.n_updates: published 150, this run 200" in log
     assert not (ws / target).exists()
+
+
+def test_a_published_final_of_another_instrument_is_evaluated_again(workspace, tmp_path):
+    """Issue 64: the final AIS is chosen after the trainings started. A published training whose final log Z was
+    made with another final instrument is adopted (its curve taken bit for bit, no training or evaluate job) and
+    its final evaluation is made again with this run's instrument: the same numbers a run that trains and
+    evaluates it with that instrument gets."""
+    ws = workspace
+    out = "results/smoke/salakhutdinov2010/published_models/seed0"
+    names = ["SAP.npz", "SAP.npz.json", "SAP_curve.csv", "SAP_final.json"]
+    proc = snakemake_in(ws, "--cores", "1", *[f"{out}/{n}" for n in names[::2]], "--configfile", "config/smoke.yaml")
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
+    adopt = tmp_path / "published" / "seed0"
+    adopt.mkdir(parents=True)
+    for n in names:
+        (adopt / n).write_bytes((ws / out / n).read_bytes())
+    other = {"evaluation": {"final_ais": {"n_betas": 700}}}
+    runs = {}
+    for name, extra in (("adopted", {"adopt_dir": str(adopt.parent)}), ("fresh", {})):
+        overlay = tmp_path / f"{name}.yaml"
+        cfg = {
+            "results_dir": f"results/{name}",
+            "figures_dir": f"figures/{name}",
+            "salakhutdinov2010": {**other, **extra},
+        }
+        overlay.write_text(yaml.safe_dump(cfg))
+        target = f"results/{name}/salakhutdinov2010/eval/seed0/SAP_final.json"
+        proc = snakemake_in(ws, "--cores", "1", target, "--configfile", "config/smoke.yaml", str(overlay))
+        log = proc.stdout + proc.stderr
+        assert proc.returncode == 0, log[-5000:]
+        runs[name] = (set(re.findall(r"rule (\w+):", log)), json.loads((ws / target).read_text()))
+    ran, adopted = runs["adopted"]
+    assert "salakhutdinov2010_adopt_model" in ran and not ran & {
+        "salakhutdinov2010_train",
+        "salakhutdinov2010_evaluate",
+    }
+    assert "salakhutdinov2010_evaluate" in runs["fresh"][0]
+    fresh = runs["fresh"][1]
+    published = json.loads((adopt / "SAP_final.json").read_text())
+    assert adopted["ais_betas"] == fresh["ais_betas"] == 700 != published["ais_betas"]
+    for k in ("log_z", "log_z_replicates", "test_bound", "test_bound_stderr", "train_bound", "ess"):
+        assert adopted[k] == fresh[k], k
+    assert adopted["log_z"] != published["log_z"]
+    curve = "salakhutdinov2010/eval/seed0/SAP_curve.csv"
+    assert (ws / "results/adopted" / curve).read_bytes() == (adopt / "SAP_curve.csv").read_bytes()

@@ -208,17 +208,24 @@ def evaluate(
 ):
     """Bound curve (training subset, every snapshot, cheap AIS) and final test bound (replicated final AIS).
 
-    ``ev`` is the config's ``evaluation``; ``repeat`` the seed index. The AIS
-    streams are keyed by the seed index and the snapshot's update number, not
-    by the algorithm, so the algorithms of one seed are compared with common
-    random numbers. The final log Z combines ``ev["final_replicates"]``
-    independent AIS replicates (:func:`replicated_log_z`); the test bound's
-    standard error combines their spread with the test-set sampling error.
+    ``ev`` is the config's ``evaluation``; ``repeat`` the seed index: :func:`bound_curve` over the snapshots,
+    then :func:`final_evaluation` of the last one.
 
     Returns
     -------
     curve : DataFrame (algorithm, repeat, update, log_z, log_z_stderr, train_bound)
     final : dict (test_bound, test_bound_stderr, train_bound, log_z, log_z_stderr, log_z_replicates, ess, ...)
+    """
+    curve = bound_curve(algorithm, snapshots, X_train, ev, seed, repeat, log=log)
+    dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1)
+    return curve, final_evaluation(algorithm, dbm, X_train, X_test, ev, seed, repeat)
+
+
+def bound_curve(algorithm: str, snapshots: dict, X_train: np.ndarray, ev: dict, seed: int, repeat: int = 0, log=None):
+    """Figure 4 (right): the eq. (3) bound on the training subset at every snapshot, log Z by ``ev["curve_ais"]``.
+
+    The AIS streams are keyed by the seed index and the snapshot's update number, not by the algorithm, so the
+    algorithms of one seed are compared with common random numbers.
     """
     sub = train_subset(X_train, ev, seed)
     state = ev.get("ais_state", "v_h2")
@@ -241,7 +248,19 @@ def evaluate(
         )
         if log is not None:
             log(f"{algorithm}: update {upd}: log Z {z.estimate:.2f} (ESS {z.ess:.1f}), train bound {b:.2f}")
-    dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1)
+    return pd.DataFrame(rows)
+
+
+def final_evaluation(
+    algorithm: str, dbm: DBM, X_train: np.ndarray, X_test: np.ndarray, ev: dict, seed: int, repeat: int = 0
+) -> dict:
+    """Table 1's entry of a trained DBM: its final log Z and the mean eq. (3) bound on the test set.
+
+    log Z pools ``ev["final_replicates"]`` replicates of ``ev["final_ais"]`` (:func:`replicated_log_z`). The test
+    bound's standard error combines the replicates' spread with the test-set sampling error.
+    """
+    sub = train_subset(X_train, ev, seed)
+    state = ev.get("ais_state", "v_h2")
     base = data_base_biases(dbm, sub)
     z = replicated_log_z(dbm, ev["final_ais"], base, int(ev["final_replicates"]), seed, "final", repeat, state=state)
     test = case_bounds(dbm, X_test, int(ev["n_mean_field"]))
@@ -264,4 +283,4 @@ def evaluate(
     if dbm.shape[1] <= EXACT_MAX_HIDDEN1:  # enumerable (smoke profile): check AIS against the exact value
         final["log_z_exact"] = exact_dbm.log_partition(dbm.astype(np.float64))
         final["test_bound_exact_log_z"] = final["test_bound"] + final["log_z"] - final["log_z_exact"]
-    return pd.DataFrame(rows), final
+    return final
