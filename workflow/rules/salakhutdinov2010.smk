@@ -249,6 +249,37 @@ rule salakhutdinov2010_runs_check:
         "../scripts/salakhutdinov2010/runs_check.py"
 
 
+rule salakhutdinov2010_instrument_check:
+    input:
+        data=data("mnist_stochastic.npz"),
+        model=rules.salakhutdinov2010_train.output.model,
+        final=rules.salakhutdinov2010_evaluate.output.final,
+    output:
+        json=results("salakhutdinov2010/instrument_check/seed{repeat}/{algorithm}.json"),
+    log:
+        logs("salakhutdinov2010/instrument_check_seed{repeat}_{algorithm}.log"),
+    benchmark:
+        benchmarks("salakhutdinov2010/instrument_check_seed{repeat}_{algorithm}.tsv")
+    wildcard_constraints:
+        algorithm=S10_ALG_PATTERN,
+        repeat=r"\d+",
+    conda:
+        CONDA_ENV
+    threads: 1
+    params:
+        code=code_version("salakhutdinov2010/instrument_check.py"),
+        cfg=settings("salakhutdinov2010", "n_validation", "evaluation"),
+        seed=SEED,
+    script:
+        "../scripts/salakhutdinov2010/instrument_check.py"
+
+
+# Each Table 1 model's longer ladder and reverse AIS, where the profile sets evaluation.instrument_check
+S10_INSTRUMENT_CHECKS = (
+    s10_runs(rules.salakhutdinov2010_instrument_check.output.json) if S10["evaluation"].get("instrument_check") else []
+)
+
+
 # Table 1's runs check, where the profile sets salakhutdinov2010.runs_check (read by the claims' details)
 S10_RUNS_CHECKS = (
     expand(rules.salakhutdinov2010_runs_check.output.json, algorithm=S10_ALGS) if S10.get("runs_check") else []
@@ -349,6 +380,7 @@ rule salakhutdinov2010_claims:
         finals=s10_runs(rules.salakhutdinov2010_evaluate.output.final),
         ladder_check=rules.salakhutdinov2010_table1.output.ladder_check,
         runs_checks=S10_RUNS_CHECKS,
+        instrument_checks=S10_INSTRUMENT_CHECKS,
         curves=rules.salakhutdinov2010_fig4_bound.output.csv,
         sampling=rules.salakhutdinov2010_fig4_sampling.output.summary,
         exact_check=rules.salakhutdinov2010_exact_check.output.json,

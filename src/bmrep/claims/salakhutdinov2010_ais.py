@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from bmrep.experiments.salakhutdinov2010.evaluation import MIN_ESS_STDERR
+from bmrep.experiments.salakhutdinov2010.instrument_check import LONG_LADDER_TOLERANCE
 
 from .core import NotRun
 
@@ -151,7 +152,46 @@ def runs_check_details(checks: list[dict], finals: list[dict], algorithm: str) -
     return out
 
 
+def _ess(values) -> str:
+    return ", ".join(f"{x:.1f}" for x in values)
+
+
+def instrument_check_details(checks: list[dict], algorithm: str, seeds=None) -> tuple[str, str | None]:
+    """Each model's log Z at the longer ladder and by reverse AIS (:mod:`...instrument_check`), as claim details.
+
+    ``checks`` are the instrument-check records; only ``algorithm``'s on ``seeds`` (all if None) are stated.
+    Returns ``(details, undecided)``: ``undecided`` names the models whose longer ladder moved log Z by more
+    than the tolerance (spec: their rows and the orderings they enter are inconclusive), else None.
+    """
+    mine = sorted(
+        (c for c in checks or [] if c["algorithm"] == algorithm and (seeds is None or int(c["repeat"]) in seeds)),
+        key=lambda c: int(c["repeat"]),
+    )
+    if not mine:
+        return "", None
+    parts, moved = [], []
+    for c in mine:
+        parts.append(
+            f"seed {int(c['repeat'])}: log Z {c['log_z_final']:.2f} ({c['final_runs_pooled']} runs pooled at "
+            f"{c['n_betas']} betas, replicate ESS {_ess(c['final_replicate_ess'])}, pool ESS "
+            f"{c['final_pool_ess']:.1f}); at {c['n_betas_long']} betas {c['log_z_long']:.2f} "
+            f"({c['long_runs_pooled']} runs pooled, ESS {c['long_pool_ess']:.1f}; {c['long_minus_final']:+.2f}); "
+            f"reverse AIS {c['log_z_reverse']:.2f} ({c['reverse_runs']} runs from training images after "
+            f"{c['reverse_burn_in']} Gibbs sweeps; reverse - forward {c['reverse_minus_final']:+.2f})"
+        )
+        if not c["long_ladder_holds"]:
+            moved.append(f"{algorithm} seed {int(c['repeat'])} ({c['long_minus_final']:+.2f} nats)")
+    details = f"; {algorithm}'s instrument check: " + "; ".join(parts)
+    undecided = (
+        f"the longer ladder moves log Z by more than {LONG_LADDER_TOLERANCE} nats for " + ", ".join(moved)
+        if moved
+        else None
+    )
+    return details, undecided
+
+
 __all__ = [
+    "instrument_check_details",
     "check_same_instrument",
     "drift_onset",
     "exact_diagnostics",

@@ -3,12 +3,14 @@
 Beside them, the details: AIS replicates and ESS, CAST's fast chains, the variants run beside CAST.
 
 The metrics of :mod:`bmrep.claims.salakhutdinov2010`'s Table 1 claims; ``r`` is the claims' view of the run
-(``finals``, ``curves``, ``ladder_check``, ``runs_checks``, ``cast_occupancy``/``cast_swaps``/``cast_swap_comparison``).
+(``finals``, ``curves``, ``ladder_check``, ``runs_checks``, ``instrument_checks``,
+``cast_occupancy``/``cast_swaps``/``cast_swap_comparison``).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -16,7 +18,7 @@ from bmrep.experiments.salakhutdinov2010.summaries import VARIANT_ORDERINGS, VAR
 from bmrep.experiments.salakhutdinov2010.tempering import OCCUPANCY_BAND, second_half
 
 from .core import Estimate, NotRun
-from .salakhutdinov2010_ais import ladder_check_details, runs_check_details
+from .salakhutdinov2010_ais import instrument_check_details, ladder_check_details, runs_check_details
 from .stats import mean_estimate, paired_difference
 from .verdict import needed_repeats_t
 
@@ -141,7 +143,8 @@ def beats(a: str, b: str):
         if not seeds:
             raise NotRun(f"no seed on which both {a} and {b} ran")
         ba, bb = [fa[s]["test_bound"] for s in seeds], [fb[s]["test_bound"] for s in seeds]
-        return paired_difference(
+        checks = [instrument_check_details(_instrument_checks(r), x, set(seeds)) for x in (a, b)]
+        est = paired_difference(
             ba,
             bb,
             (
@@ -152,10 +155,22 @@ def beats(a: str, b: str):
                 + final_bounds_details({a: fa, b: fb})
                 + ("; " + tempering_details(r) if "CAST" in (a, b) else "")
                 + ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, a, b)
+                + "".join(d for d, _ in checks)
             ),
         )
+        return _undecided(est, [u for _, u in checks])
 
     return metric
+
+
+def _instrument_checks(r) -> list[dict]:
+    return r["instrument_checks"] if "instrument_checks" in r else []
+
+
+def _undecided(est: Estimate, reasons: list) -> Estimate:
+    """``est`` made inconclusive where a model it rests on failed its instrument check (the reasons not None)."""
+    reasons = [x for x in reasons if x]
+    return replace(est, undecided="; ".join(reasons)) if reasons else est
 
 
 def _one_model(f: dict, details: str) -> Estimate:
@@ -209,10 +224,17 @@ def table1_bound(algorithm: str):
         )
         ladder = ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, algorithm)
         ladder += runs_check_details(r["runs_checks"] if "runs_checks" in r else [], r["finals"], algorithm)
-        details = f"trained for {_updates(r, algorithm)} updates; " + algorithm_details(algorithm, fs) + ladder + extra
+        check, undecided = instrument_check_details(_instrument_checks(r), algorithm)
+        details = (
+            f"trained for {_updates(r, algorithm)} updates; "
+            + algorithm_details(algorithm, fs)
+            + ladder
+            + check
+            + extra
+        )
         if len(fs) == 1:
-            return _one_model(next(iter(fs.values())), details)
-        return mean_estimate([f["test_bound"] for _, f in sorted(fs.items())], details)
+            return _undecided(_one_model(next(iter(fs.values())), details), [undecided])
+        return _undecided(mean_estimate([f["test_bound"] for _, f in sorted(fs.items())], details), [undecided])
 
     return metric
 

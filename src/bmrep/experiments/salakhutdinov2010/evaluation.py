@@ -36,7 +36,7 @@ def snapshot_model(snapshots: dict, i: int) -> DBM:
     return DBM(*(snapshots[k][i] for k in ("W1", "W2", "b", "c1", "c2")))
 
 
-def _chain_dtype(cfg_ais: dict):
+def chain_dtype(cfg_ais: dict):
     """The dtype of the AIS chains (``cfg_ais["dtype"]``, float64 by default)."""
     return {"float32": np.float32, "float64": np.float64}[cfg_ais.get("dtype", "float64")]
 
@@ -74,7 +74,7 @@ def ais_replicates(
     run is bit for bit the run of its own where
     :func:`bmrep.estimators.dbm_ais.batch_rows_exact` holds.
     """
-    n_runs, dt = int(cfg_ais["n_runs"]), _chain_dtype(cfg_ais)
+    n_runs, dt = int(cfg_ais["n_runs"]), chain_dtype(cfg_ais)
     d64 = dbm.astype(np.float64)
     n_rep = len(key_sets)
 
@@ -158,7 +158,7 @@ def independent_replicates(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int
     the other.
     """
     key_sets = [(*keys, "replicate", j) for j in range(int(n_replicates))]
-    if batch_rows_exact(dbm, int(cfg_ais["n_runs"]), len(key_sets), _chain_dtype(cfg_ais)):
+    if batch_rows_exact(dbm, int(cfg_ais["n_runs"]), len(key_sets), chain_dtype(cfg_ais)):
         # one batch: BLAS packs the weights once for all the replicates' chains, not once per replicate
         return ais_replicates(dbm, cfg_ais, base_bias, seed, key_sets, state=state)
     # the BLAS sums a batch's rows otherwise than a replicate's: one after the other, same numbers
