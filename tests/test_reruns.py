@@ -298,3 +298,28 @@ def test_a_published_final_of_another_instrument_is_evaluated_again(workspace, t
     assert adopted["log_z"] != published["log_z"]
     curve = "salakhutdinov2010/eval/seed0/SAP_curve.csv"
     assert (ws / "results/adopted" / curve).read_bytes() == (adopt / "SAP_curve.csv").read_bytes()
+
+
+def test_each_published_seed_and_algorithm_is_adopted_on_its_own(workspace, tmp_path):
+    """The schedule run trains FPCD on seed 0 alone: a pair is adopted where it is published and trained where not,
+    even when the same algorithm is published for another seed (a dry run: which rule makes which pair)."""
+    adopt = tmp_path / "published"
+    for pair in ("seed0/SAP", "seed0/FPCD", "seed1/SAP"):
+        (adopt / pair).parent.mkdir(parents=True, exist_ok=True)
+        for end in (".npz", "_curve.csv", "_final.json"):
+            Path(f"{adopt / pair}{end}").touch()
+    ev = "results/adopted/salakhutdinov2010/eval"
+    wanted = [f"{ev}/seed{r}/{a}_final.json" for r, a in ((0, "FPCD"), (1, "SAP"), (0, "CAST"), (1, "FPCD"))]
+    overlay = _adopting_overlay(workspace, tmp_path, adopt)
+    proc = snakemake_in(workspace, "-n", "--configfile", "config/smoke.yaml", overlay, "--", *wanted)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
+    jobs = re.findall(
+        r"rule (salakhutdinov2010_\w+):\n(?:\s+\S.*\n)*?\s+wildcards: (repeat=\d+, algorithm=\S+)", proc.stdout
+    )
+    made = {(rule, w) for rule, w in jobs if rule in ("salakhutdinov2010_adopt_model", "salakhutdinov2010_train")}
+    assert made == {
+        ("salakhutdinov2010_adopt_model", "repeat=0, algorithm=FPCD"),
+        ("salakhutdinov2010_adopt_model", "repeat=1, algorithm=SAP"),
+        ("salakhutdinov2010_train", "repeat=0, algorithm=CAST"),
+        ("salakhutdinov2010_train", "repeat=1, algorithm=FPCD"),
+    }, jobs

@@ -6,6 +6,7 @@
 # never overwrite default ones.
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -130,10 +131,12 @@ wildcard_constraints:
 def adopted_models(directory, seeds, algorithms):
     """What the published-models directory ``directory`` ("" for none) holds for this run.
 
-    ``pretrained``: the seeds with a published pretraining; ``algorithms`` and ``seeds``: the algorithms
-    published (model, curve and final evaluation) for every seed that has any, and those seeds.
+    ``pretrained``: the seeds with a published pretraining; ``published``: seed -> the algorithms published for it
+    (model, curve and final evaluation), seeds without any left out. Each (seed, algorithm) pair is adopted on
+    its own (:func:`adopted_pairs_constraint`): a seed may have more algorithms than another (the schedule run
+    trains FPCD and Trans-SAP on seed 0 alone), and a pair published later is adopted by the next run.
     """
-    none = {"pretrained": [], "algorithms": [], "seeds": []}
+    none = {"pretrained": [], "published": {}}
     if not directory:
         return none
     if not Path(directory).is_dir():
@@ -149,10 +152,21 @@ def adopted_models(directory, seeds, algorithms):
         r: [a for a in algorithms if all(has(r, f"{a}{end}") for end in (".npz", "_curve.csv", "_final.json"))]
         for r in seeds
     }
-    adopted_seeds = [r for r in seeds if published[r]]
-    common = [a for a in algorithms if all(a in published[r] for r in adopted_seeds)]
     return {
         "pretrained": [r for r in seeds if has(r, "pretrained.npz")],
-        "algorithms": common,
-        "seeds": adopted_seeds if common else [],
+        "published": {r: algs for r, algs in published.items() if algs},
     }
+
+
+def adopted_pairs_constraint(published, endings):
+    """A ``repeat`` wildcard constraint that matches a seed only when the path goes on to one of its algorithms.
+
+    ``published`` maps a seed to its published algorithms (:func:`adopted_models`), ``endings`` are the file
+    endings after ``{algorithm}`` in the rule's outputs. Each seed's alternative carries a lookahead on the rest of
+    the path, so a rule with ``seed{repeat}/{algorithm}<ending>`` outputs matches exactly the published pairs (a
+    constraint per wildcard alone would also match a seed's unpublished algorithm that another seed has).
+    """
+    ends = "|".join(re.escape(e) for e in endings)
+    return "|".join(
+        rf"{r}(?=/(?:{'|'.join(re.escape(a) for a in algs)})(?:{ends})$)" for r, algs in sorted(published.items())
+    )

@@ -59,7 +59,7 @@ if S10_ADOPTED["pretrained"]:
     ruleorder: salakhutdinov2010_adopt_pretrained > salakhutdinov2010_pretrain
 
 
-if S10_ADOPTED["algorithms"]:
+if S10_ADOPTED["published"]:
 
     rule salakhutdinov2010_adopt_model:
         input:
@@ -74,8 +74,8 @@ if S10_ADOPTED["algorithms"]:
         log:
             logs("salakhutdinov2010/adopt_model_seed{repeat}_{algorithm}.log"),
         wildcard_constraints:
-            algorithm="|".join(re.escape(a) for a in S10_ADOPTED["algorithms"]),
-            repeat="|".join(map(str, S10_ADOPTED["seeds"])),
+            algorithm="|".join(re.escape(a) for a in sorted({a for v in S10_ADOPTED["published"].values() for a in v})),
+            repeat=adopted_pairs_constraint(S10_ADOPTED["published"], [".npz", "_curve.csv", "_final.json"]),
         conda:
             CONDA_ENV
         params:
