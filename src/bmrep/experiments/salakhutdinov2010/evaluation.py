@@ -186,6 +186,8 @@ def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed
         "replicate_stated_stderr": [reported_stderr(r.stderr, r.ess) for r in reps],
         "ess": effective_sample_size(pooled),
         "n_replicates": int(zs.size),
+        # every run's log weight, replicate by replicate: how heavy the tail behind the pooled estimate is
+        "log_weights": [[float(x) for x in r.log_weights] for r in reps],
     }
 
 

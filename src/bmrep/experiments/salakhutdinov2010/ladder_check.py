@@ -56,6 +56,9 @@ def ladder_check(algorithm: str, snapshots: dict, X_train: np.ndarray, ev: dict,
         "ess_long": long.ess,
         "stderr": reported_stderr(short.stderr, short.ess),
         "stderr_long": reported_stderr(long.stderr, long.ess),
+        # the runs behind each replicate (issue 64: a long ladder below the short one is a heavy tail or not)
+        "log_weights": [float(x) for x in short.log_weights],
+        "log_weights_long": [float(x) for x in long.log_weights],
     }
 
 
