@@ -12,12 +12,14 @@ pools (independent repeats). One replicate's error, the ESS of a replicate and o
 seconds of one Table 1 estimate (``POOL`` replicates; one BLAS thread) are printed beside it.
 
     python benchmarks/dbm_ais_instruments.py OUT.csv MODEL.npz:EXACT.json [MODEL.npz:EXACT.json ...] \
-        [--candidates NAME,NAME] [--replicates R] [--pool P]
+        [--candidates NAME,NAME] [--replicates R] [--pool P] [--batch B]
 
 MODEL/EXACT are ``salakhutdinov2010_exact_check_model``'s (or ``_selection_model``'s) outputs of a profile, e.g.
 ``results/evidence/sala_schedule/models/salakhutdinov2010/exact_check.npz`` and
 ``results/evidence/sala_schedule/salakhutdinov2010/exact_check/exact.json``. Rows are appended to OUT.csv as
-each (model, candidate) finishes, so an interrupted measurement keeps what it measured.
+each (model, candidate) finishes, so an interrupted measurement keeps what it measured. ``--batch B`` (B >= 1)
+draws another independent batch of replicates (streams keyed by B as well); each row keeps its pools' and
+replicates' errors, so ``--summary OUT.csv`` combines the batches of a (model, candidate) into one line.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from bmrep.estimators.ais import effective_sample_size, log_mean_exp
@@ -59,18 +62,23 @@ CANDIDATES = {
 COLUMNS = [
     "model", "log_z_exact", "candidate", "state", "schedule", "n_betas", "n_runs", "dtype", "n_replicates",
     "pool", "n_pools", "pool_error", "pool_error_stderr", "replicate_error", "replicate_error_stderr",
-    "replicate_ess_median", "pool_ess_median", "all_runs_error", "cpu_s_per_estimate",
+    "replicate_ess_median", "pool_ess_median", "all_runs_error", "cpu_s_per_estimate", "batch", "pool_errors",
+    "replicate_errors",
 ]  # fmt: skip
 
 
-def measure(model_path: str, exact_path: str, name: str, n_replicates: int, pool: int) -> dict:
-    """One candidate on one enumerable DBM: ``n_replicates`` replicates, errors of one and of pools of ``pool``."""
+def measure(model_path: str, exact_path: str, name: str, n_replicates: int, pool: int, batch: int = 0) -> dict:
+    """One candidate on one enumerable DBM: ``n_replicates`` replicates, errors of one and of pools of ``pool``.
+
+    Batch 0 draws on the keys ``"instrument", name``; batch ``b`` >= 1 on ``"instrument", name, "batch", b``.
+    """
     state, schedule, n_betas, n_runs, dtype = CANDIDATES[name]
     dbm, base = model_from_arrays(load_npz(model_path))
     exact = float(read_json(exact_path)["log_z_exact"])
     cfg = {"n_betas": n_betas, "n_runs": n_runs, "dtype": dtype, "schedule": schedule}
     t0 = time.process_time()
-    reps = independent_replicates(dbm, cfg, base, n_replicates, SEED, "instrument", name, state=state)
+    keys = ("instrument", name) + (("batch", int(batch)) if batch else ())
+    reps = independent_replicates(dbm, cfg, base, n_replicates, SEED, *keys, state=state)
     cpu = time.process_time() - t0
     w = np.array([r.log_weights for r in reps])  # replicates x runs
     one = np.array([r.estimate for r in reps]) - exact
@@ -97,17 +105,49 @@ def measure(model_path: str, exact_path: str, name: str, n_replicates: int, pool
         "pool_ess_median": float(np.median([effective_sample_size(p) for p in pools])),
         "all_runs_error": float(log_mean_exp(w.ravel()) - exact),
         "cpu_s_per_estimate": cpu / n_replicates * pool,
+        "batch": int(batch),
+        "pool_errors": " ".join(f"{e:.4f}" for e in pooled),
+        "replicate_errors": " ".join(f"{e:.4f}" for e in one),
     }
+
+
+def summary(path: str) -> pd.DataFrame:
+    """One line per (model, candidate): the batches of ``path`` combined (errors +- s.e. over all pools)."""
+    df = pd.read_csv(path)
+    rows = []
+    for (model, name), g in df.groupby(["model", "candidate"], sort=False):
+        pools = np.concatenate([np.asarray(str(x).split(), dtype=float) for x in g["pool_errors"]])
+        one = np.concatenate([np.asarray(str(x).split(), dtype=float) for x in g["replicate_errors"]])
+        rows.append(
+            {
+                "model": model,
+                "candidate": name,
+                "n_replicates": int(one.size),
+                "n_pools": int(pools.size),
+                "pool_error": pools.mean(),
+                "pool_error_stderr": pools.std(ddof=1) / np.sqrt(pools.size),
+                "replicate_error": one.mean(),
+                "replicate_error_stderr": one.std(ddof=1) / np.sqrt(one.size),
+                "replicate_ess_median": float(np.average(g["replicate_ess_median"], weights=g["n_replicates"])),
+                "cpu_s_per_estimate": float(np.average(g["cpu_s_per_estimate"], weights=g["n_replicates"])),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", help="CSV to append the rows to")
-    ap.add_argument("models", nargs="+", help="MODEL.npz:EXACT.json of an enumerable DBM")
+    ap.add_argument("models", nargs="*", help="MODEL.npz:EXACT.json of an enumerable DBM")
     ap.add_argument("--candidates", default=",".join(CANDIDATES), help="comma-separated names of CANDIDATES")
     ap.add_argument("--replicates", type=int, default=40, help="independent replicates per candidate and model")
     ap.add_argument("--pool", type=int, default=5, help="replicates pooled into one estimate (Table 1's)")
+    ap.add_argument("--batch", type=int, default=0, help="an independent batch of replicates (0: the first)")
+    ap.add_argument("--summary", action="store_true", help="print OUT.csv's batches combined, measure nothing")
     a = ap.parse_args(argv)
+    if a.summary:
+        print(summary(a.out).to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+        return
     names = a.candidates.split(",")
     unknown = [n for n in names if n not in CANDIDATES]
     if unknown:
@@ -120,7 +160,7 @@ def main(argv=None) -> None:
         for spec in a.models:
             model, exact = spec.split(":")
             for name in names:
-                row = measure(model, exact, name, a.replicates, a.pool)
+                row = measure(model, exact, name, a.replicates, a.pool, a.batch)
                 writer.writerow(row)
                 fh.flush()
                 os.fsync(fh.fileno())
