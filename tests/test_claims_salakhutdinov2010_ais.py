@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from bmrep.claims.core import Results, evaluate
 from bmrep.claims.salakhutdinov2010 import claims
 from bmrep.claims.salakhutdinov2010_ais import drift_onset, exact_diagnostics
-from bmrep.claims.verdict import INCONCLUSIVE, REPRODUCED
+from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from bmrep.experiments.salakhutdinov2010.instrument_check import LONG_LADDER_TOLERANCE
-from test_claims_salakhutdinov2010 import tables
+from test_claims_salakhutdinov2010 import decided, tables
 
 
 def test_exact_check_diagnostics_reach_the_details():
@@ -55,3 +58,19 @@ def test_a_model_whose_longer_ladder_moves_log_z_leaves_its_rows_inconclusive():
         assert rows[name].verdict == INCONCLUSIVE, name
         assert "the longer ladder moves log Z by more than 0.5 nats for CAST seed 1 (+0.80 nats)" in rows[name].details
     assert rows["fpcd_beats_sap"].verdict == REPRODUCED
+
+
+def test_ais_calibration_judges_the_pools_table1_makes_and_states_one_replicate():
+    """Spec: the error of Table 1's estimate (pools of final_replicates replicates), mean and s.e. over pools."""
+    pools = (0.05, -0.05, 0.1, 0.0, 0.02)
+    d = decided(ais_errors=(-1.0, -1.2, -0.8), pool_errors=pools)
+    est = d["table1/ais_calibration"].estimate
+    assert est.n == 5 and est.value == pytest.approx(0.024)
+    assert est.std_error == pytest.approx(np.std(pools, ddof=1) / np.sqrt(5))
+    assert d["table1/ais_calibration"].verdict == REPRODUCED  # though one replicate errs by -1.0 +- 0.115
+    assert "one replicate's error -1.000 ± 0.115 (n = 3)" in d["table1/ais_calibration"].details
+    assert decided(pool_errors=(-1.0, -1.01, -0.99))["table1/ais_calibration"].verdict == NOT_REPRODUCED
+    t = tables()
+    t["exact_check"]["replicates"] = []
+    row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
+    assert row["salakhutdinov2010/table1/ais_calibration"].verdict == NOT_RUN
