@@ -128,6 +128,14 @@ wildcard_constraints:
     shard=r"\d+",
 
 
+def pairs_expand(pairs, pattern):
+    """``pattern`` (with {algorithm} and {repeat}) for each (algorithm, repeat) of ``pairs``.
+
+    An expand over pairs, not over the product of algorithms and seeds: an algorithm may run on fewer seeds.
+    """
+    return [expand(pattern, algorithm=a, repeat=r)[0] for a, r in pairs]
+
+
 def adopted_models(directory, seeds, algorithms):
     """What the published-models directory ``directory`` ("" for none) holds for this run.
 

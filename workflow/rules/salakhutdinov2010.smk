@@ -79,11 +79,6 @@ S10_ALG_SEEDS = {a: S10_SEEDS[: int(S10.get("algorithm_seeds", {}).get(a, len(S1
 S10_RUNS = [(a, r) for a in S10_ALGS for r in S10_ALG_SEEDS[a]]
 
 
-def s10_runs(pattern):
-    """``pattern`` (with {algorithm} and {repeat}) for every training of S10_RUNS."""
-    return [expand(pattern, algorithm=a, repeat=r)[0] for a, r in S10_RUNS]
-
-
 # The diagnostic CAST-noswap (spec, section 3): trained for the first cast_noswap_seeds seeds, only for
 # cast_tempering (not evaluated, not in Table 1), so the training rule alone accepts it.
 S10_NOSWAP_SEEDS = S10_SEEDS[: int(S10.get("cast_noswap_seeds", 0))] if S10_CAST else []
@@ -276,7 +271,9 @@ rule salakhutdinov2010_instrument_check:
 
 # Each Table 1 model's longer ladder and reverse AIS, where the profile sets evaluation.instrument_check
 S10_INSTRUMENT_CHECKS = (
-    s10_runs(rules.salakhutdinov2010_instrument_check.output.json) if S10["evaluation"].get("instrument_check") else []
+    pairs_expand(S10_RUNS, rules.salakhutdinov2010_instrument_check.output.json)
+    if S10["evaluation"].get("instrument_check")
+    else []
 )
 
 
@@ -288,7 +285,7 @@ S10_RUNS_CHECKS = (
 
 rule salakhutdinov2010_table1:
     input:
-        finals=s10_runs(rules.salakhutdinov2010_evaluate.output.final),
+        finals=pairs_expand(S10_RUNS, rules.salakhutdinov2010_evaluate.output.final),
         ladder_checks=expand(rules.salakhutdinov2010_ladder_check.output.json, algorithm=S10_ALGS),
         norb=S10_NORB,
     output:
@@ -310,7 +307,7 @@ rule salakhutdinov2010_table1:
 
 rule salakhutdinov2010_fig4_bound:
     input:
-        curves=s10_runs(rules.salakhutdinov2010_evaluate.output.curve),
+        curves=pairs_expand(S10_RUNS, rules.salakhutdinov2010_evaluate.output.curve),
     output:
         fig=report(
             figures("salakhutdinov2010/fig4_bound.png"),
@@ -377,7 +374,7 @@ rule salakhutdinov2010_claims:
         fig2=rules.salakhutdinov2010_fig2.output.csv,
         fig2_runs=rules.salakhutdinov2010_fig2.output.runs,
         fig2_occupation=rules.salakhutdinov2010_fig2.output.occupation,
-        finals=s10_runs(rules.salakhutdinov2010_evaluate.output.final),
+        finals=pairs_expand(S10_RUNS, rules.salakhutdinov2010_evaluate.output.final),
         ladder_check=rules.salakhutdinov2010_table1.output.ladder_check,
         runs_checks=S10_RUNS_CHECKS,
         instrument_checks=S10_INSTRUMENT_CHECKS,
