@@ -44,6 +44,8 @@ SEED = 20261204  # the benchmark's own streams: none of a profile's estimates is
 # with v and h2 summed out (Salakhutdinov & Hinton 2009). "lin": betas uniform in [0, 1]; "pw": the
 # Salakhutdinov & Murray (2008) piecewise ladder scaled to n_betas.
 CANDIDATES = {
+    "vh2-lin-2k-50-f32": ("v_h2", "linear", 2000, 50, "float32"),
+    "vh2-lin-5k-50-f32": ("v_h2", "linear", 5000, 50, "float32"),
     "vh2-lin-10k-50-f32": ("v_h2", "linear", 10000, 50, "float32"),  # the default's and the schedule run's
     "vh2-lin-20k-50-f32": ("v_h2", "linear", 20000, 50, "float32"),
     "vh2-lin-50k-50-f32": ("v_h2", "linear", 50000, 50, "float32"),
