@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from bmrep.pipeline import browser
-from conftest import ROOT, run_snakemake
+from conftest import ROOT, needs_browser, run_snakemake
 
 PROFILES = {"default": [], "smoke": ["--configfile=config/smoke.yaml"], "paper": ["--configfile=config/paper.yaml"]}
 
@@ -112,8 +112,18 @@ def test_smoke_profile_end_to_end(smoke_run):
     ]
     html = report.read_text(errors="replace")
     assert "fig5.png" in html and "fig3_slem.png" in html and "rmse_sweeps.png" in html
-    # Captions are rendered from the config of the run (Jinja in workflow/report/*.rst):
-    # none keeps a template tag, and saul1996 Fig. 5 states the smoke profile's count.
+
+
+@pytest.mark.workflow
+@pytest.mark.checkout
+@needs_browser
+def test_report_captions_from_the_run_config(smoke_run):
+    """Captions are rendered from the config of the run (Jinja in workflow/report/*.rst).
+
+    None keeps a template tag, and saul1996 Fig. 5 states the smoke profile's count. The report is a
+    React app: its captions are read from the DOM Chromium renders.
+    """
+    _, _, _, report = smoke_run
     dom = browser.rendered_dom(report)
     files = json.loads(re.search(r"var results = (\{.*\});", dom).group(1))
     captions = {name: " ".join(f["caption"].split()) for name, f in files.items()}
