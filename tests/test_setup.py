@@ -69,7 +69,7 @@ def test_setup_recipe_needs_no_root_and_no_browser(tmp_path):
     assert not called.exists(), f"make setup called {called.read_text()}"
     calls = log.read_text().splitlines()
     assert calls[0] == f"-m venv {venv}", calls
-    assert any(c.startswith("-m pip install") and '.[dev]' in c for c in calls), calls
+    assert any(c.startswith("-m pip install") and ".[dev]" in c for c in calls), calls
     assert (venv / ".installed").exists()
 
 
@@ -80,4 +80,3 @@ def test_report_without_a_browser_says_so_in_one_line(tmp_path, monkeypatch, cap
     out = capsys.readouterr().out.strip().splitlines()
     assert len(out) == 1 and "make chromium" in out[0], out
     assert not (tmp_path / "shots").exists()
-
