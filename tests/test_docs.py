@@ -35,6 +35,19 @@ def test_the_readme_is_short_and_its_first_commands_are_the_two():
         assert f"(docs/{page}.md)" in text, page
 
 
+FIRST_SCREEN_WORDS = ("[Re]", "[~Re]", "inconclusive", "profile", "evidence run")
+
+
+def test_the_first_screen_defines_its_words():
+    """Each word the results block uses is defined in a line of its own right below it (issue 65)."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    end = lines.index("<!-- published-results: end -->")
+    first_screen = lines[: end + 10]
+    for word in FIRST_SCREEN_WORDS:
+        defined = [ln for ln in first_screen if ln.startswith(f"- **{word}**: ") and len(ln) > len(word) + 20]
+        assert len(defined) == 1, f"{word!r} is not defined in a line of its own within the README's first screen"
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_link_resolves(page):
     found = links(page)

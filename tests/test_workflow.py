@@ -60,6 +60,31 @@ def test_lint_is_clean():
 
 @pytest.mark.workflow
 @pytest.mark.checkout
+def test_missing_usps_stops_before_any_job(tmp_path):
+    """USPS has no public URL: without it in the mirror the run stops with one line saying where to get it."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(
+        f"results_dir: {tmp_path}/results\nfigures_dir: {tmp_path}/figures\n"
+        "data: {synthetic: false, allow_download: true}\n"
+    )
+    proc = run_snakemake(
+        "-c1",
+        f"{tmp_path}/results/data/usps8.npz",
+        f"--configfile={cfg}",
+        env={"DATA_MIRROR": str(tmp_path / "empty-mirror")},
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    lines = [ln for ln in out.splitlines() if "usps/usps.h5" in ln]
+    assert len(lines) == 1 and "not found" in lines[0] and "kaggle.com/datasets/bistaumanga/usps-dataset" in lines[0]
+    assert "Traceback" not in out
+    assert "rule data_raw:" not in out, "a job started"
+    assert not (tmp_path / "results" / "logs").exists()
+
+
+@pytest.mark.workflow
+@pytest.mark.checkout
 def test_missing_mirror_file_is_one_clear_error(tmp_path):
     """The default profile with an empty mirror and no downloads stops naming the file."""
     cfg = tmp_path / "cfg.yaml"
