@@ -2,7 +2,8 @@
 #   make run CORES=16     # the main job: snakemake --cores N all (default profile)
 #   make test             # the test suite
 # make run PROFILE=smoke|paper runs another profile; TARGET=<rule or file> one part
-# (e.g. TARGET=figures/saul1996/fig5.png); an interrupted run resumes with the same command.
+# (e.g. TARGET=figures/saul1996/fig5.png); MEM_MB=N caps the memory of the jobs running at once (default: the
+# machine's available memory); an interrupted run resumes with the same command.
 # Extra targets: make setup (no root needed), make smoke, make smoke-hash, make paper-dryrun, make lint, make report,
 # make publish, make costs, make timeline, make bench, make cluster-test, make paper-rehearsal, and
 # make chromium (optional, as root: the browser for the report's screenshots and its rendering tests).
@@ -43,8 +44,11 @@ PROFILE_RESULTS := results$(if $(filter default,$(PROFILE)),,/$(PROFILE))
 PROFILE_FIGURES := figures$(if $(filter default,$(PROFILE)),,/$(PROFILE))
 TARGET ?= all
 
+# MEM_MB=N: the memory budget of the run's jobs together (default: the machine's available memory, less 1000 MB
+# for Snakemake itself; every rule declares its mem_mb, bmrep.pipeline.memory).
+MEM_MB ?=
 run all: $(STAMP)
-	$(BIN)/bmrep-run --cores $(CORES) $(TARGET) $(PROFILE_ARGS)
+	$(BIN)/bmrep-run --cores $(CORES) $(TARGET) $(PROFILE_ARGS) $(if $(MEM_MB),--resources mem_mb=$(MEM_MB))
 
 smoke: $(STAMP)
 	$(SNAKE) --cores $(CORES) all --configfile config/smoke.yaml
