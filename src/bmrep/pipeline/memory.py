@@ -53,7 +53,7 @@ def requests(profile: str, costs: pd.DataFrame, slurm: dict | None = None) -> di
     out = {rule: int(res["mem_mb"]) for rule, res in (slurm or {}).items() if "mem_mb" in res}
     for r in costs.itertuples():
         if profile in SMALL_PROFILES:
-            rss = getattr(r, "measured_rss_mb")
+            rss = r.measured_rss_mb
             out[r.rule] = MEM_FLOOR_MB if pd.isna(rss) else memory_request(float(rss))
         else:
             out[r.rule] = MEM_FLOOR_MB if pd.isna(r.mem_mb) else int(r.mem_mb)
