@@ -73,8 +73,9 @@ cluster-test: $(STAMP)
 	ci/cluster_test.sh $(BIN)/python
 
 # Every rule of the paper profile at the papers' shapes, counts cut, through profiles/slurm on a one-node SLURM
-# of this machine (as root), at two cuts; writes docs/paper-rehearsal.md (ci/paper_rehearsal.sh; not in CI:
-# about 30 minutes on 2 cores). REHEARSAL_ARGS=--dry-run shows what it would submit.
+# of this machine (as root), at two cuts; writes docs/paper-rehearsal.md (ci/paper_rehearsal.sh;
+# not in CI: about 49 minutes on 2 cores, docs/paper-rehearsal.md). REHEARSAL_ARGS=--dry-run shows what it
+# would submit.
 paper-rehearsal: $(STAMP)
 	ci/paper_rehearsal.sh $(BIN)/python $(REHEARSAL_ARGS)
 
