@@ -6,7 +6,8 @@ replaced: the README said 74.1 minutes where RUN.md said 72.2, docs/cluster.md
 is listed here (:data:`QUOTES`: a page, a pattern whose one group is the
 figure, the record it comes from), read from its record (:func:`records`:
 the publications' RUN.md, the rehearsal's table, config/costs.csv and the
-default run's jobs) and written into the page by ``make publish``
+default run's jobs; the paper profile's longest chain of dependent jobs from
+its rule graph and each rule's longest job) and written into the page by ``make publish``
 (:func:`rewrite`, also ``python -m bmrep.pipeline.quoted --write``);
 ``tests/test_quoted.py`` fails when a page's figure differs from its record,
 or a listed quote is no longer found. The dated history of past runs in
@@ -17,6 +18,7 @@ of those runs, not a current figure, and is not listed.
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,9 +26,11 @@ from pathlib import Path
 import pandas as pd
 
 from .costs import DEFAULT_JOBS, paper_of_rule
+from .timeline import critical_path, parse_rule_graph
 
 DEFAULT_RUN, PAPER_RUN = Path("docs/results/default/RUN.md"), Path("docs/results/paper/RUN.md")
 REHEARSAL_MD, COSTS = Path("docs/paper-rehearsal.md"), Path("config/costs.csv")
+REHEARSAL_CSV = Path("docs/paper-rehearsal.csv")
 
 
 @dataclass(frozen=True)
@@ -55,8 +59,32 @@ def _run(path: Path) -> dict[str, str]:
     return out
 
 
-def records(root: Path = Path(".")) -> dict[str, str]:
-    """Every quotable figure, as the pages print it, by name."""
+def longest_job_h(root: Path = Path(".")) -> dict[str, float]:
+    """Each rule's longest paper-profile job in hours, the larger of the two records' estimates.
+
+    ``config/costs.csv``'s ``paper_cpu_h_per_job`` (the default's slowest job scaled) and the rehearsal's
+    ``longest_job_at_paper_min`` (``docs/paper-rehearsal.csv``), as the SLURM runtime requests take them.
+    """
+    costs = pd.read_csv(root / COSTS).set_index("rule")["paper_cpu_h_per_job"].fillna(0.0)
+    rehearsal = pd.read_csv(root / REHEARSAL_CSV).set_index("rule")["longest_job_at_paper_min"].fillna(0.0) / 60
+    return {r: max(costs.get(r, 0.0), rehearsal.get(r, 0.0)) for r in set(costs.index) | set(rehearsal.index)}
+
+
+def paper_rule_graph(root: Path = Path(".")) -> dict[str, set[str]]:
+    """The paper profile's rule graph (rule -> the rules it needs), from Snakemake run in ``root``."""
+    cmd = [str(Path(sys.executable).with_name("snakemake")), "all", "--configfile", "config/paper.yaml"]
+    dot = subprocess.run([*cmd, "--rulegraph", "dot", "--quiet"], cwd=root, capture_output=True, text=True, check=True)
+    return parse_rule_graph(dot.stdout)
+
+
+def critical_path_h(needs: dict[str, set[str]], root: Path = Path(".")) -> tuple[float, list[str]]:
+    """The paper profile's longest chain of dependent jobs in hours, and its rules: no number of cores is faster."""
+    hours, chain = critical_path(needs, longest_job_h(root))
+    return hours, [r for r in chain if not r.startswith("data") and r != "all"]
+
+
+def records(root: Path = Path("."), needs: dict[str, set[str]] | None = None) -> dict[str, str]:
+    """Every quotable figure, as the pages print it, by name (``needs``: the paper profile's rule graph)."""
     out = {f"default_{k}": v for k, v in _run(root / DEFAULT_RUN).items()}
     out |= {f"paper_{k}": v for k, v in _run(root / PAPER_RUN).items()}
     text = (root / REHEARSAL_MD).read_text(encoding="utf-8")
@@ -72,6 +100,10 @@ def records(root: Path = Path(".")) -> dict[str, str]:
     out["costs_core_h"] = f"{hours.sum():.0f}"
     for paper, h in hours.items():
         out[f"costs_core_h_{paper}"] = f"{h:.1f}" if h < 10 else f"{h:.0f}"
+    hours, chain = critical_path_h(paper_rule_graph(root) if needs is None else needs, root)
+    out["critical_path_h"], out["critical_path"] = f"{hours:.1f}", " -> ".join(chain)
+    longest = longest_job_h(root)
+    out |= {f"longest_h_{r}": f"{h:.1f}" for r, h in longest.items()}
     jobs = pd.read_csv(root / DEFAULT_JOBS)
     out["costs_run_jobs"], out["costs_run_core_min"] = str(len(jobs)), f"{jobs['cpu_s'].sum() / 60:.1f}"
     return out
@@ -111,6 +143,12 @@ QUOTES = [
     Quote(CLUSTER, r"yokoyama2019 alone: [\d.]+ min of jobs on 2 cores, ([\d.]+) core-minutes", "paper_core_min"),
     Quote(CLUSTER, r"not included\), of which salakhutdinov2010 ([\d.]+) core", "default_salakhutdinov2010_core_min"),
     Quote(CLUSTER, r"config/costs.csv's run: ([\d.]+) core-minutes on an Intel Xeon", "costs_run_core_min"),
+    Quote(CLUSTER, r"longest chain of dependent jobs is about ([\d.]+) hours", "critical_path_h"),
+    Quote(CLUSTER, r"whatever the number of cores: (\S.*?)\. Each rule counts", "critical_path"),
+    Quote(CLUSTER, r"`salakhutdinov2010_train` about ([\d.]+) h", "longest_h_salakhutdinov2010_train"),
+    Quote(CLUSTER, r"`salakhutdinov2010_evaluate` ([\d.]+) h", "longest_h_salakhutdinov2010_evaluate"),
+    Quote(CLUSTER, r"`carlson2016_fig3_truth` ([\d.]+) h", "longest_h_carlson2016_fig3_truth"),
+    Quote(CLUSTER, r"`carlson2016_fig5` ([\d.]+) h", "longest_h_carlson2016_fig5"),
 ]
 
 
@@ -119,9 +157,9 @@ def _regex(pattern: str) -> re.Pattern:
     return re.compile(re.sub(r" (?![*+?{])", r"\\s+", pattern), re.M | re.S)
 
 
-def mismatches(root: Path = Path(".")) -> list[str]:
+def mismatches(root: Path = Path("."), needs: dict | None = None) -> list[str]:
     """One line per quote whose page does not print its record (or no longer has the quote)."""
-    rec, out = records(root), []
+    rec, out = records(root, needs), []
     for q in QUOTES:
         text = (root / q.page).read_text(encoding="utf-8")
         found = [m.group(1) for m in _regex(q.pattern).finditer(text)]
@@ -137,9 +175,9 @@ def _with_figure(m: re.Match, figure: str) -> str:
     return m.group(0)[:start] + figure + m.group(0)[end:]
 
 
-def rewrite(root: Path = Path(".")) -> list[str]:
+def rewrite(root: Path = Path("."), needs: dict | None = None) -> list[str]:
     """Write every quote's record into its page; the pages changed."""
-    rec, changed = records(root), []
+    rec, changed = records(root, needs), []
     for q in QUOTES:
         path = root / q.page
         text = path.read_text(encoding="utf-8")
