@@ -2,9 +2,11 @@
 #   make run CORES=16     # the main job: snakemake --cores N all (default profile)
 #   make test             # the test suite
 # make run PROFILE=smoke|paper runs another profile; TARGET=<rule or file> one part
-# (e.g. TARGET=figures/saul1996/fig5.png); an interrupted run resumes with the same command.
-# Extra targets: make setup, make smoke, make smoke-hash, make paper-dryrun, make lint, make report, make publish, make costs,
-# make timeline, make bench, make cluster-test, make paper-rehearsal.
+# (e.g. TARGET=figures/saul1996/fig5.png); MEM_MB=N caps the memory of the jobs running at once (default: the
+# machine's available memory); an interrupted run resumes with the same command.
+# Extra targets: make setup (no root needed), make smoke, make smoke-hash, make paper-dryrun, make lint, make report,
+# make publish, make costs, make timeline, make bench, make cluster-test, make paper-rehearsal, and
+# make chromium (optional, as root: the browser for the report's screenshots and its rendering tests).
 
 PYTHON ?= python3.11
 VENV   := .venv
@@ -16,8 +18,9 @@ SNAKE  := $(BIN)/snakemake
 
 .PHONY: setup chromium run all smoke smoke-hash smoke-manifest test cluster-test paper-rehearsal paper-dryrun lint report publish costs timeline bench clean
 
+# No root and no network beyond the package index: Chromium, which only the report's screenshots and
+# rendering tests use, is the optional target `make chromium` (those tests skip without it, one line each).
 $(STAMP): pyproject.toml setup.py $(PYX)
-	@command -v chromium >/dev/null || $(MAKE) --no-print-directory chromium
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet "setuptools==84.2.1" wheel "cython==3.3.1" "numpy==2.4.6" "scipy==1.17.1"
@@ -26,9 +29,10 @@ $(STAMP): pyproject.toml setup.py $(PYX)
 
 setup: $(STAMP)
 
-# Headless Chromium (Debian's package) for the test that renders the HTML report.
+# Optional, needs root (or sudo) and Debian's package registry: headless Chromium, for the report's
+# screenshots (make report, make publish) and the tests that render the HTML report (skipped without it).
 chromium:
-	@echo "installing Debian's chromium (the report test renders the HTML report in it)"
+	@echo "installing Debian's chromium (the report's screenshots and rendering tests use it)"
 	@SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 	  $$SUDO apt-get install -y -q chromium >/dev/null 2>&1 || \
 	  { $$SUDO apt-get update -q >/dev/null && $$SUDO apt-get install -y -q chromium >/dev/null; }
@@ -40,8 +44,11 @@ PROFILE_RESULTS := results$(if $(filter default,$(PROFILE)),,/$(PROFILE))
 PROFILE_FIGURES := figures$(if $(filter default,$(PROFILE)),,/$(PROFILE))
 TARGET ?= all
 
+# MEM_MB=N: the memory budget of the run's jobs together (default: the machine's available memory, less 1000 MB
+# for Snakemake itself; every rule declares its mem_mb, bmrep.pipeline.memory).
+MEM_MB ?=
 run all: $(STAMP)
-	$(BIN)/bmrep-run --cores $(CORES) $(TARGET) $(PROFILE_ARGS)
+	$(BIN)/bmrep-run --cores $(CORES) $(TARGET) $(PROFILE_ARGS) $(if $(MEM_MB),--resources mem_mb=$(MEM_MB))
 
 smoke: $(STAMP)
 	$(SNAKE) --cores $(CORES) all --configfile config/smoke.yaml
@@ -66,8 +73,9 @@ cluster-test: $(STAMP)
 	ci/cluster_test.sh $(BIN)/python
 
 # Every rule of the paper profile at the papers' shapes, counts cut, through profiles/slurm on a one-node SLURM
-# of this machine (as root), at two cuts; writes docs/paper-rehearsal.md (ci/paper_rehearsal.sh; not in CI:
-# about 30 minutes on 2 cores). REHEARSAL_ARGS=--dry-run shows what it would submit.
+# of this machine (as root), at two cuts; writes docs/paper-rehearsal.md (ci/paper_rehearsal.sh;
+# not in CI: about 49 minutes on 2 cores, docs/paper-rehearsal.md). REHEARSAL_ARGS=--dry-run shows what it
+# would submit.
 paper-rehearsal: $(STAMP)
 	ci/paper_rehearsal.sh $(BIN)/python $(REHEARSAL_ARGS)
 

@@ -18,6 +18,7 @@ from snakemake.utils import min_version
 from bmrep.pipeline.cli import clear_stale_locks_at_start, repeated_config_file_options
 from bmrep.pipeline.config_check import ConfigError, validate_config
 from bmrep.learning.checkpoint import remove_accepted
+from bmrep.pipeline.memory import declare as declare_memory
 
 min_version("9.0")
 
@@ -48,6 +49,11 @@ include: "workflow/rules/carlson2016.smk"
 include: "workflow/rules/bruegge2013.smk"
 include: "workflow/rules/calibration.smk"
 include: "workflow/rules/report.smk"
+
+
+# Every rule's memory request (mem_mb), from config/costs.csv and the rehearsal's table, per wildcard where it
+# differs; a mem_mb given to Snakemake (--set-resources, profiles/slurm) wins (bmrep.pipeline.memory).
+declare_memory(workflow, PROFILE, config)
 
 
 # The report opens with one verdict line per paper (and a link to the full table) once the

@@ -14,8 +14,17 @@
 # loaded), hence `stop` removes it; `start` refuses to replace a slurm.conf it did not write (a
 # machine with its own SLURM).
 #
-# No systemd, no cgroups: ProctrackType=proctrack/linuxproc, TaskPlugin=task/none, the daemons run
-# in the foreground (-D) as background children of this script, their PIDs in $BMREP_SLURM_DIR/pids.
+# No systemd: the daemons run in the foreground (-D) as background children of this script, their
+# PIDs in $BMREP_SLURM_DIR/pids.
+#
+# Memory requests are enforced, so that a request too small for its job fails here before it fails
+# on a cluster (issue 65). Where the machine has a writable cgroup v1 memory and freezer hierarchy
+# (this VM has), jobs run in cgroups (proctrack/cgroup, task/cgroup, ConstrainRAMSpace: the kernel
+# stops a job at its request, state OUT_OF_MEMORY; cgroup.conf beside slurm.conf). Where it has not
+# (a container without cgroups), SLURM polls each job's processes every second
+# (jobacct_gather/linux, the sum of their RSS) and kills a step above its request (OverMemoryKill):
+# a spike shorter than a second can pass. The start line says which; BMREP_SLURM_MEMORY=poll forces
+# the fallback.
 # No accounting database either: use the plugin's squeue-based status command
 # (--slurm-status-command squeue); MinJobAge keeps finished jobs visible to squeue for 10 minutes,
 # longer than the plugin's longest poll interval (180 s).
@@ -26,6 +35,7 @@ set -uo pipefail
 
 DIR="${BMREP_SLURM_DIR:-/run/bmrep-slurm}"
 CONF=/etc/slurm/slurm.conf
+CGROUP_CONF=/etc/slurm/cgroup.conf
 MARK="# Written by ci/local_slurm.sh"
 NODE=bmrepnode
 PARTITION=debug
@@ -57,12 +67,24 @@ install_packages() {
     fi
 }
 
+memory_enforcement() {  # cgroup where a cgroup v1 memory and freezer hierarchy is writable, else poll
+    # BMREP_SLURM_MEMORY=poll tries the fallback on a machine that has cgroups
+    if [ -n "${BMREP_SLURM_MEMORY:-}" ]; then
+        echo "$BMREP_SLURM_MEMORY"
+    elif [ -w /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/freezer ] && [ ! -e /sys/fs/cgroup/cgroup.controllers ]; then
+        echo cgroup
+    else
+        echo poll
+    fi
+}
+
 write_conf() {
-    local cpus mem host
+    local cpus mem host enforce
     cpus=$(nproc)
     # what slurmd will find, less 5% so that the node is never drained for "Low RealMemory"
     mem=$(free -m | awk '/^Mem:/ {print int($2 * 0.95)}')
     host=$(hostname -s)
+    enforce=$(memory_enforcement)
     mkdir -p "$DIR/ctld" "$DIR/spool"
     mkdir -p "$(dirname "$CONF")"
     cat >"$CONF" <<EOF
@@ -83,10 +105,14 @@ SlurmdPidFile=$DIR/slurmd.pid
 SlurmctldLogFile=$DIR/slurmctld.log
 SlurmdLogFile=$DIR/slurmd.log
 PlugStackConfig=$DIR/plugstack.conf
-# no systemd, no cgroups
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
+# memory requests enforced: $enforce (see the head of ci/local_slurm.sh)
+$(if [ "$enforce" = cgroup ]; then
+    printf '%s\n' ProctrackType=proctrack/cgroup TaskPlugin=task/cgroup JobAcctGatherType=jobacct_gather/cgroup \
+        JobAcctGatherFrequency=task=1
+else
+    printf '%s\n' ProctrackType=proctrack/linuxproc TaskPlugin=task/none JobAcctGatherType=jobacct_gather/linux \
+        JobAcctGatherFrequency=task=1 JobAcctGatherParams=OverMemoryKill
+fi)
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
@@ -105,6 +131,16 @@ NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=$PARTITION Nodes=$NODE Default=YES MaxTime=$PART_MAXTIME State=UP
 EOF
     : >"$DIR/plugstack.conf"
+    if [ "$enforce" = cgroup ]; then
+        cat >"$CGROUP_CONF" <<EOF
+$MARK: the memory limits of the test cluster's jobs; removed by \`ci/local_slurm.sh stop\`.
+CgroupPlugin=cgroup/v1
+CgroupMountpoint=/sys/fs/cgroup
+ConstrainRAMSpace=yes
+ConstrainSwapSpace=yes
+AllowedSwapSpace=0
+EOF
+    fi
 }
 
 start_daemon() {  # start_daemon NAME COMMAND...: run it in the background, record its PID
@@ -130,9 +166,11 @@ start() {
         echo "export SLURM_CONF=$CONF"
         return 0
     fi
-    if [ -e "$CONF" ] && ! head -n 1 "$CONF" | grep -q "^$MARK"; then
-        skip "$CONF exists and was not written by this script: this machine has its own SLURM"
-    fi
+    for conf in "$CONF" "$CGROUP_CONF"; do
+        if [ -e "$conf" ] && ! head -n 1 "$conf" | grep -q "^$MARK"; then
+            skip "$conf exists and was not written by this script: this machine has its own SLURM"
+        fi
+    done
     [ -d "$DIR/pids" ] && stop_daemons  # the remains of a start that did not finish
     mkdir -p "$DIR/pids"
     chmod 755 "$DIR"
@@ -161,7 +199,7 @@ start() {
         stop_daemons
         fail "node $NODE not idle after 60 s (state '${state:-none}'; logs above)"
     fi
-    say "one-node cluster up: $NODE, $(nproc) CPUs, partition $PARTITION (MaxTime $PART_MAXTIME)"
+    say "one-node cluster up: $NODE, $(nproc) CPUs, partition $PARTITION (MaxTime $PART_MAXTIME), memory requests enforced by $(memory_enforcement)"
     echo "export SLURM_CONF=$CONF"
 }
 
@@ -185,7 +223,9 @@ stop_daemons() {
         fi
         rm -f "$DIR/pids/$name"
     done
-    if [ -f "$CONF" ] && head -n 1 "$CONF" | grep -q "^$MARK"; then rm -f "$CONF"; fi
+    for conf in "$CONF" "$CGROUP_CONF"; do
+        if [ -f "$conf" ] && head -n 1 "$conf" | grep -q "^$MARK"; then rm -f "$conf"; fi
+    done
     rm -f "$DIR/plugstack.conf" "$DIR/munge.key"
     rm -rf "$DIR/pids" "$DIR/ctld" "$DIR/spool"
 }

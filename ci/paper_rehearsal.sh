@@ -7,7 +7,7 @@
 # Starts from scratch: results/rehearsal and results/rehearsal_cut2 are removed first (a job skipped as done
 # would have no record of this run).
 #
-#   ci/paper_rehearsal.sh [PYTHON]             # the rehearsal (root, 2 cores: about 30 minutes)
+#   ci/paper_rehearsal.sh [PYTHON]             # the rehearsal (root, 2 cores: about 49 minutes, docs/paper-rehearsal.md)
 #   ci/paper_rehearsal.sh [PYTHON] --dry-run   # what it would submit, both cuts (no cluster, nothing removed)
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -18,7 +18,12 @@ tests short), in a copy of the checkout:
   its time limit, resubmitted by Snakemake, resumes from its checkpoint and
   ends with parameters bit-identical to an uninterrupted local run;
 - a training cancelled with ``scancel`` half way leaves no output; the same
-  command then resumes it, with the same parameters as an uninterrupted run.
+  command then resumes it, with the same parameters as an uninterrupted run;
+- memory requests hold (issue 65): a job above its ``--mem`` is stopped by the
+  cluster (cgroups where the machine has them, else SLURM's polling of the
+  job's RSS, ``ci/local_slurm.sh``), the same job below it finishes, and a
+  training of the smoke profile through ``profiles/slurm`` with a request too
+  small fails there and leaves no output.
 
 The trainings are ``ci/cluster_training.yaml`` (about 2 minutes of work on one
 core). On a machine shared with other work, ``BMREP_CLUSTER_UPDATES=<n>`` sets
@@ -211,3 +216,43 @@ def test_a_cancelled_job_leaves_nothing_used_and_the_same_command_finishes(ws):
     leftovers = [str(p) for p in (ws / "results/scancel").rglob(".*.tmp*")]
     assert not leftovers, f"temporary files of the cancelled job left behind: {leftovers}"
     _same_parameters(out, reference)
+
+
+# Holds 600 MB (bytes multiplied: every page written) for 3 s, then says so.
+HOG = 'import time; b = b"x" * (600 * 2**20); time.sleep(3); print("held", len(b) >> 20, "MB")'
+
+
+def _job_state(jobid: str) -> str:
+    shown = subprocess.run(["scontrol", "show", "job", jobid], capture_output=True, text=True, timeout=30).stdout
+    return re.search(r"JobState=(\S+)", shown).group(1)
+
+
+def test_a_job_above_its_memory_request_is_stopped(tmp_path):
+    script = tmp_path / "hog.sh"
+    script.write_text(f"#!/bin/sh\nexec {ROOT / '.venv/bin/python'} -c '{HOG}'\n")
+    script.chmod(0o755)
+    states = {}
+    for mem in ("200M", "1500M"):
+        out = tmp_path / f"{mem}.out"
+        proc = subprocess.run(
+            ["sbatch", "--parsable", "--wait", f"--mem={mem}", "-o", str(out), str(script)],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        jobid = proc.stdout.strip().split(";")[0]
+        states[mem] = (proc.returncode, _job_state(jobid), out.read_text())
+    rc, state, out = states["200M"]
+    assert rc != 0 and state in ("OUT_OF_MEMORY", "CANCELLED", "FAILED") and "held" not in out, states
+    rc, state, out = states["1500M"]
+    assert rc == 0 and state == "COMPLETED" and "held 600 MB" in out, states
+
+
+def test_a_rule_asking_too_little_memory_fails_on_the_cluster(ws):
+    """The smoke profile's training through profiles/slurm with a 100 MB request: stopped, no output left."""
+    args, out = _training(ws, "results/oom", 10)
+    # the target first: --set-resources, like --configfile, takes every value up to the next option
+    proc = _snakemake(ws, *args, *SLURM, *FAST_POLL, "--set-resources", f"{TRAINING_RULE}:mem_mb=100")
+    assert proc.returncode != 0, (proc.stdout + proc.stderr)[-3000:]
+    submitted = re.findall(r"has been submitted with SLURM jobid (\d+)", proc.stderr)
+    assert submitted, (proc.stdout + proc.stderr)[-3000:]
+    assert _job_state(submitted[0]) in ("OUT_OF_MEMORY", "CANCELLED", "FAILED")
+    assert not out.exists()

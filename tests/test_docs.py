@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT
 
 README = ROOT / "README.md"
-PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "config/README.md", ROOT / "CONTRIBUTING.md"]
 # [text](target) links, not images; the target up to a space or the closing parenthesis
 LINK = re.compile(r"(?<!\!)\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -35,11 +35,51 @@ def test_the_readme_is_short_and_its_first_commands_are_the_two():
         assert f"(docs/{page}.md)" in text, page
 
 
+FIRST_SCREEN_WORDS = ("[Re]", "[~Re]", "inconclusive", "profile", "evidence run")
+
+
+def test_the_first_screen_defines_its_words():
+    """Each word the results block uses is defined in a line of its own right below it (issue 65)."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    end = lines.index("<!-- published-results: end -->")
+    first_screen = lines[: end + 10]
+    for word in FIRST_SCREEN_WORDS:
+        defined = [ln for ln in first_screen if ln.startswith(f"- **{word}**: ") and len(ln) > len(word) + 20]
+        assert len(defined) == 1, f"{word!r} is not defined in a line of its own within the README's first screen"
+
+
+def anchors(page: Path) -> set[str]:
+    """The section anchors GitHub makes of a Markdown page's headings (lower case, punctuation dropped, spaces to
+    hyphens, a repeated heading numbered), outside fenced code."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        yield slug if n == 0 else f"{slug}-{n}"
+
+
+def test_anchors_follow_githubs_rule(tmp_path):
+    page = tmp_path / "p.md"
+    page.write_text("# Title\n## The cost table, config/costs.csv\n```\n# not a heading\n```\n## Title\n")
+    assert list(anchors(page)) == ["title", "the-cost-table-configcostscsv", "title-1"]
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_link_resolves(page):
+    """Every local link names a file that exists, and a section of it that exists (issue 65: files were checked,
+    sections were not)."""
     found = links(page)
     local = [t for t in found if not re.match(r"[a-z]+://|mailto:", t)]
     missing = [t for t in local if not (page.parent / t.split("#")[0]).exists()]
     assert not missing, f"{page.relative_to(ROOT)}: links to nothing: {missing}"
+    no_section = []
+    for target in local:
+        path, _, anchor = target.partition("#")
+        file = page if not path else page.parent / path
+        if anchor and file.suffix == ".md" and anchor not in set(anchors(file)):
+            no_section.append(target)
+    assert not no_section, f"{page.relative_to(ROOT)}: links to sections that do not exist: {no_section}"
     if page == README:
         assert len(local) >= 8  # the results, the docs pages, config/README.md, CONTRIBUTING.md

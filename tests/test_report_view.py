@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 
 from bmrep.pipeline import browser
+from conftest import needs_browser
 
-pytestmark = [pytest.mark.workflow, pytest.mark.checkout]
+pytestmark = [pytest.mark.workflow, pytest.mark.checkout, needs_browser]
 
 SIZES = [(1400, 1000), (1600, 1100)]
 

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from bmrep.pipeline import browser
-from conftest import ROOT, run_snakemake
+from conftest import ROOT, needs_browser, run_snakemake
 
 PROFILES = {"default": [], "smoke": ["--configfile=config/smoke.yaml"], "paper": ["--configfile=config/paper.yaml"]}
 
@@ -56,6 +56,31 @@ def test_lint_is_clean():
     proc = run_snakemake("--lint", timeout=300)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "Lints for" not in out, out[-3000:]
+
+
+@pytest.mark.workflow
+@pytest.mark.checkout
+def test_missing_usps_stops_before_any_job(tmp_path):
+    """USPS has no public URL: without it in the mirror the run stops with one line saying where to get it."""
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(
+        f"results_dir: {tmp_path}/results\nfigures_dir: {tmp_path}/figures\n"
+        "data: {synthetic: false, allow_download: true}\n"
+    )
+    proc = run_snakemake(
+        "-c1",
+        f"{tmp_path}/results/data/usps8.npz",
+        f"--configfile={cfg}",
+        env={"DATA_MIRROR": str(tmp_path / "empty-mirror")},
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    out = proc.stdout + proc.stderr
+    lines = [ln for ln in out.splitlines() if "usps/usps.h5" in ln]
+    assert len(lines) == 1 and "not found" in lines[0] and "kaggle.com/datasets/bistaumanga/usps-dataset" in lines[0]
+    assert "Traceback" not in out
+    assert "rule data_raw:" not in out, "a job started"
+    assert not (tmp_path / "results" / "logs").exists()
 
 
 @pytest.mark.workflow
@@ -112,8 +137,18 @@ def test_smoke_profile_end_to_end(smoke_run):
     ]
     html = report.read_text(errors="replace")
     assert "fig5.png" in html and "fig3_slem.png" in html and "rmse_sweeps.png" in html
-    # Captions are rendered from the config of the run (Jinja in workflow/report/*.rst):
-    # none keeps a template tag, and saul1996 Fig. 5 states the smoke profile's count.
+
+
+@pytest.mark.workflow
+@pytest.mark.checkout
+@needs_browser
+def test_report_captions_from_the_run_config(smoke_run):
+    """Captions are rendered from the config of the run (Jinja in workflow/report/*.rst).
+
+    None keeps a template tag, and saul1996 Fig. 5 states the smoke profile's count. The report is a
+    React app: its captions are read from the DOM Chromium renders.
+    """
+    _, _, _, report = smoke_run
     dom = browser.rendered_dom(report)
     files = json.loads(re.search(r"var results = (\{.*\});", dom).group(1))
     captions = {name: " ".join(f["caption"].split()) for name, f in files.items()}

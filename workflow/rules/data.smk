@@ -5,6 +5,7 @@
 import re
 
 from bmrep.datasets.sources import RAW_FILES
+from bmrep.pipeline.config_check import unreachable_data
 
 SYNTHETIC_DATA = bool(config["data"]["synthetic"])
 DATA_TARGETS = [
@@ -32,6 +33,17 @@ localrules:
     data_digits8,
     data_dna,
     data_toys,
+
+
+# Before the first job: a raw file that no source can provide (USPS has no public URL) stops the run with one
+# line saying where to get it, instead of a failed data job (onstart is skipped in dry runs).
+onstart:
+    if _unreachable := unreachable_data(
+        [job.wildcards.raw for job in workflow.dag.needrun_jobs() if job.rule.name == "data_raw"],
+        config["data_mirror"],
+        config["data"]["allow_download"],
+    ):
+        sys.exit("\n".join(_unreachable))
 
 
 rule data:

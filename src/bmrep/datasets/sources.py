@@ -60,8 +60,9 @@ RAW_FILES: dict[str, RawFile] = {
             "usps/usps.h5",
             "734f88c541104a956d88be2c95d03b4a463ffd74ccc2ba9c80841fb98e3fcb36",
             (),
-            "USPS has no stable direct URL: download usps.h5 (Kaggle dataset 'bistaumanga/usps-dataset') "
-            "into <mirror>/usps/usps.h5",
+            "USPS has no stable direct URL: download usps.h5 (Kaggle dataset 'bistaumanga/usps-dataset', "
+            "https://www.kaggle.com/datasets/bistaumanga/usps-dataset) into <mirror>/usps/usps.h5, the mirror being "
+            "DATA_MIRROR or the config's data_mirror",
         ),
         RawFile(
             "dna/dna.scale",
@@ -92,9 +93,8 @@ def _copy_decompressed(src: Path, dst: Path) -> None:
         raise DataError(f"{src}: unreadable ({exc}); replace it with an intact copy") from exc
 
 
-def fetch(raw: RawFile, dest: str | os.PathLike, mirror: str | None, allow_download: bool = True) -> str:
-    """Materialise ``raw`` (decompressed, verified) at ``dest``; return where it came from."""
-    dest = Path(dest)
+def _sources(raw: RawFile, mirror: str | None, allow_download: bool) -> tuple[list, list[str]]:
+    """Where ``raw`` can come from (kind, path or URL), mirror first; and the mirror paths looked at."""
     tried = []
     candidates: list[tuple[str, Path | str]] = []
     if mirror:
@@ -107,13 +107,33 @@ def fetch(raw: RawFile, dest: str | os.PathLike, mirror: str | None, allow_downl
     if not candidates and allow_download:
         for url in raw.urls:
             candidates.append(("url", url))
+    return candidates, tried
+
+
+def unreachable(raw: RawFile, mirror: str | None, allow_download: bool = True) -> str | None:
+    """The one-line reason ``raw`` has no source at all, or None when the mirror holds it or a URL may serve it.
+
+    Decided without the network, so that a run can stop before its first job
+    (USPS has no public URL: without a mirror copy the only hint is where to
+    get it), rather than when the data job fails.
+    """
+    candidates, tried = _sources(raw, mirror, allow_download)
+    if candidates:
+        return None
+    where = f"mirror {mirror!r} (looked for {', '.join(tried)})" if mirror else "no data mirror configured"
+    hint = raw.how_to_get or (
+        "set data_mirror in the config or the DATA_MIRROR environment variable to a directory holding it"
+        + (f", or allow downloads from {raw.urls[0]}" if raw.urls else "")
+    )
+    return f"{raw.name}: not found ({where}); {hint}"
+
+
+def fetch(raw: RawFile, dest: str | os.PathLike, mirror: str | None, allow_download: bool = True) -> str:
+    """Materialise ``raw`` (decompressed, verified) at ``dest``; return where it came from."""
+    dest = Path(dest)
+    candidates, tried = _sources(raw, mirror, allow_download)
     if not candidates:
-        where = f"mirror {mirror!r} (looked for {', '.join(tried)})" if mirror else "no data mirror configured"
-        hint = raw.how_to_get or (
-            "set data_mirror in the config or the DATA_MIRROR environment variable to a directory holding it"
-            + (f", or allow downloads from {raw.urls[0]}" if raw.urls else "")
-        )
-        raise DataError(f"{raw.name}: not found ({where}); {hint}")
+        raise DataError(unreachable(raw, mirror, allow_download))
     # a mirror that was looked in and did not hold the file is named first: on a machine without
     # internet the download errors alone (DNS failures) do not say where the file was expected
     errors = (

@@ -19,6 +19,12 @@ takes the same arguments as ``snakemake`` and, before handing them over:
 
 Every problem is one line on stderr and exit status 2; nothing is run.
 
+A local run also gets a memory budget (:func:`with_memory_budget`): every rule
+declares ``mem_mb`` (:mod:`bmrep.pipeline.memory`), and ``--resources
+mem_mb=`` from the machine's available memory keeps Snakemake from starting
+more jobs at once than fit, unless the command gives ``--resources`` itself or
+runs on a cluster executor.
+
 The Snakefile also calls :func:`clear_stale_locks_at_start`, for ``bmrep-run``
 and a plain ``snakemake`` alike: it clears the locks a killed run leaves in
 ``.snakemake/locks`` (after SIGKILL, Snakemake would refuse to start until
@@ -40,6 +46,7 @@ from pathlib import Path
 import yaml
 
 from .config_check import deep_merge
+from .memory import available_mb, budget_mb
 
 CONFIG_FILE_OPTIONS = ("--configfile", "--configfiles")
 CONFIG_OPTION = "--config"
@@ -244,6 +251,29 @@ def clear_stale_locks_at_start(argv: list[str]) -> None:
         clear_stale_locks(Path.cwd())
 
 
+RESOURCE_OPTIONS = ("--resources", "--res")
+# a run through one of these submits its jobs elsewhere (profiles/slurm sets its executor): no local budget
+REMOTE_OPTIONS = ("--executor", "-e", "--workflow-profile", "--profile")
+
+
+def with_memory_budget(argv: list[str], available: int | None) -> tuple[list[str], str | None]:
+    """``argv`` with ``--resources mem_mb=<budget>`` appended for a local run, and the line that says so.
+
+    Unchanged (and no line) where the command names its own ``--resources``, a
+    cluster executor or profile, or the available memory is unknown. Appended
+    last, so that the option's values end before any target.
+    """
+    names = {a.partition("=")[0] for a in argv}
+    budget = budget_mb(available)
+    if names & set(RESOURCE_OPTIONS) or names & set(REMOTE_OPTIONS) or budget is None:
+        return argv, None
+    line = (
+        f"bmrep-run: memory budget --resources mem_mb={budget} (available memory less the controller's share); "
+        "give --resources mem_mb=N to change it"
+    )
+    return [*argv, "--resources", f"mem_mb={budget}"], line
+
+
 def main(argv: list[str] | None = None) -> int:
     """Check the arguments, then run Snakemake with them (its exit status)."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -252,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         print(f"bmrep-run: {err}", file=sys.stderr)
         return 2
+    argv, budget_line = with_memory_budget(argv, available_mb())
+    if budget_line:
+        print(budget_line, file=sys.stderr)
     from snakemake.cli import main as snakemake_main
 
     try:

@@ -17,6 +17,8 @@ from pathlib import Path
 import jsonschema
 import yaml
 
+from ..datasets.sources import RAW_FILES, resolve_mirror, unreachable
+
 
 class ConfigError(ValueError):
     """The configuration violates its schema."""
@@ -65,3 +67,15 @@ def deep_merge(into: dict, new: dict) -> dict:
         else:
             into[k] = v
     return into
+
+
+def unreachable_data(raw_names, config_mirror: str | None, allow_download: bool) -> list[str]:
+    """One line per raw data file of ``raw_names`` that no source can provide (the mirror lacks it, no URL may).
+
+    The workflow calls it when it starts (``onstart`` in ``workflow/rules/data.smk``) with the raw files its
+    jobs will fetch, and stops before any job runs: a user without USPS in the mirror learns where to get it
+    from this line, not from a failed job hours into a run.
+    """
+    mirror = resolve_mirror(config_mirror)
+    reasons = (unreachable(RAW_FILES[name], mirror, allow_download) for name in sorted(set(raw_names)))
+    return [f"ERROR {reason}" for reason in reasons if reason]

@@ -16,7 +16,9 @@ config) this writes ``docs/results/<profile>/``:
   core-minutes per paper measured from the job logs (:func:`bmrep.pipeline.costs.measure_jobs`).
 
 It then rewrites the README's block between :data:`README_BEGIN` and
-:data:`README_END` from ``docs/results/*/`` (:mod:`bmrep.pipeline.published`).
+:data:`README_END` from ``docs/results/*/`` (:mod:`bmrep.pipeline.published`),
+and every measured figure the pages quote from its record
+(:mod:`bmrep.pipeline.quoted`).
 
 It refuses, with one line, a run that is incomplete or was made by other code:
 ``snakemake -n`` of the run's targets must have nothing to do. Every rule
@@ -46,7 +48,7 @@ import yaml
 from PIL import Image
 
 from ..claims.summary import PAPER_TITLES, read_claims, write_summary
-from . import evidence, provenance, published
+from . import evidence, provenance, published, quoted
 from .config_check import deep_merge
 from .costs import measure_jobs, paper_of_rule
 
@@ -253,6 +255,7 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
         shutil.rmtree(staging, ignore_errors=True)
     if readme:
         published.rewrite_readme(Path("README.md"), published.root_of(out, profile))
+        quoted.rewrite()  # the measured figures the pages quote, from the records this publication may have changed
     return out
 
 
