@@ -229,10 +229,8 @@ def test_published_models_are_taken_instead_of_trained(workspace, tmp_path):
         assert model["snapshot_updates"].tolist() == [200]
 
 
-def test_a_published_model_of_other_settings_is_refused(workspace, tmp_path):
-    """A published training whose sidecar records other training settings stops the adopting job with one line
-    naming the setting; nothing is written."""
-    ws = workspace
+def _published_sap(ws: Path, tmp_path: Path) -> Path:
+    """Seed 0's SAP of the smoke profile exported and copied to ``tmp_path/published/seed0`` (returned)."""
     out = "results/smoke/salakhutdinov2010/published_models/seed0"
     names = ["SAP.npz", "SAP.npz.json", "SAP_curve.csv", "SAP_final.json"]
     proc = snakemake_in(ws, "--cores", "1", *[f"{out}/{n}" for n in names[::2]], "--configfile", "config/smoke.yaml")
@@ -241,6 +239,14 @@ def test_a_published_model_of_other_settings_is_refused(workspace, tmp_path):
     adopt.mkdir(parents=True)
     for n in names:
         (adopt / n).write_bytes((ws / out / n).read_bytes())
+    return adopt
+
+
+def test_a_published_model_of_other_settings_is_refused(workspace, tmp_path):
+    """A published training whose sidecar records other training settings stops the adopting job with one line
+    naming the setting; nothing is written."""
+    ws = workspace
+    adopt = _published_sap(ws, tmp_path)
     sidecar = json.loads((adopt / "SAP.npz.json").read_text())
     sidecar["settings"]["n_updates"] = 150
     (adopt / "SAP.npz.json").write_text(json.dumps(sidecar))
@@ -261,14 +267,7 @@ def test_a_published_final_of_another_instrument_is_evaluated_again(workspace, t
     its final evaluation is made again with this run's instrument: the same numbers a run that trains and
     evaluates it with that instrument gets."""
     ws = workspace
-    out = "results/smoke/salakhutdinov2010/published_models/seed0"
-    names = ["SAP.npz", "SAP.npz.json", "SAP_curve.csv", "SAP_final.json"]
-    proc = snakemake_in(ws, "--cores", "1", *[f"{out}/{n}" for n in names[::2]], "--configfile", "config/smoke.yaml")
-    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-5000:]
-    adopt = tmp_path / "published" / "seed0"
-    adopt.mkdir(parents=True)
-    for n in names:
-        (adopt / n).write_bytes((ws / out / n).read_bytes())
+    adopt = _published_sap(ws, tmp_path)
     other = {"evaluation": {"final_ais": {"n_betas": 700}}}
     runs = {}
     for name, extra in (("adopted", {"adopt_dir": str(adopt.parent)}), ("fresh", {})):

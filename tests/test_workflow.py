@@ -58,22 +58,27 @@ def test_lint_is_clean():
     assert proc.returncode == 0 and "Lints for" not in out, out[-3000:]
 
 
-@pytest.mark.workflow
-@pytest.mark.checkout
-def test_missing_usps_stops_before_any_job(tmp_path):
-    """USPS has no public URL: without it in the mirror the run stops with one line saying where to get it."""
+def _with_empty_mirror(tmp_path, target: str, *, allow_download: bool):
+    """Snakemake asked for ``data/<target>`` of the default profile with an empty mirror."""
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(
         f"results_dir: {tmp_path}/results\nfigures_dir: {tmp_path}/figures\n"
-        "data: {synthetic: false, allow_download: true}\n"
+        f"data: {{synthetic: false, allow_download: {str(allow_download).lower()}}}\n"
     )
-    proc = run_snakemake(
+    return run_snakemake(
         "-c1",
-        f"{tmp_path}/results/data/usps8.npz",
+        f"{tmp_path}/results/data/{target}",
         f"--configfile={cfg}",
         env={"DATA_MIRROR": str(tmp_path / "empty-mirror")},
         timeout=300,
     )
+
+
+@pytest.mark.workflow
+@pytest.mark.checkout
+def test_missing_usps_stops_before_any_job(tmp_path):
+    """USPS has no public URL: without it in the mirror the run stops with one line saying where to get it."""
+    proc = _with_empty_mirror(tmp_path, "usps8.npz", allow_download=True)
     assert proc.returncode != 0
     out = proc.stdout + proc.stderr
     lines = [ln for ln in out.splitlines() if "usps/usps.h5" in ln]
@@ -87,18 +92,7 @@ def test_missing_usps_stops_before_any_job(tmp_path):
 @pytest.mark.checkout
 def test_missing_mirror_file_is_one_clear_error(tmp_path):
     """The default profile with an empty mirror and no downloads stops naming the file."""
-    cfg = tmp_path / "cfg.yaml"
-    cfg.write_text(
-        f"results_dir: {tmp_path}/results\nfigures_dir: {tmp_path}/figures\n"
-        "data: {synthetic: false, allow_download: false}\n"
-    )
-    proc = run_snakemake(
-        "-c1",
-        f"{tmp_path}/results/data/dna.npz",
-        f"--configfile={cfg}",
-        env={"DATA_MIRROR": str(tmp_path / "empty-mirror")},
-        timeout=300,
-    )
+    proc = _with_empty_mirror(tmp_path, "dna.npz", allow_download=False)
     assert proc.returncode != 0
     out = proc.stdout + proc.stderr
     assert re.search(r"ERROR dna/dna\.scale(\.t)?: not found \(mirror .*DATA_MIRROR", out), out[-3000:]
