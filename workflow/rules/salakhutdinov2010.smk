@@ -9,6 +9,11 @@
 #   cast_tempering            CAST's fast chains over training (level occupancy, shared weights, swaps), all seeds,
 #                             and with against without swapping for the CAST-noswap seeds
 #   evaluate/{seed}/{alg}     AIS log Z + eq. (3) bound: curve over snapshots, final test bound (replicated AIS)
+#   (salakhutdinov2010_checks.smk)
+#   ladder_check/{alg}        seed 0's final log Z: one AIS replicate at the profile's ladder, one 5x longer (Table 1)
+#   runs_check/{alg}          with runs_check set: seed 0's final log Z from many more AIS replicates, pooled (Table 1)
+#   instrument_check/{seed}/{alg}  with evaluation.instrument_check set: each Table 1 model's log Z at a longer
+#                             ladder and by reverse AIS (Table 1)
 #   table1, fig4_bound        aggregates over seeds (means, s.e. and paired differences)
 #   fig4_sampling             Gibbs vs adaptive-ST samples and the temperature trajectory (CAST model)
 #   (salakhutdinov2010_exact_check.smk)
@@ -16,8 +21,6 @@
 #   exact_check_shard/{shard} independent AIS replicates of its log Z (the profile's final AIS)
 #   exact_check_diagnostics   the running AIS error along beta and against the number of betas
 #   exact_check               the AIS calibration: the replicates' errors against the exact log Z
-#   ladder_check/{alg}        seed 0's final log Z: one AIS replicate at the profile's ladder, one 5x longer (Table 1)
-#   runs_check/{alg}          with runs_check set: seed 0's final log Z from many more AIS replicates, pooled (Table 1)
 #   ladder_selection          (not in the default targets) candidate AIS ladders on a second enumerable DBM
 #                             (exact_check.selection_seed): the measurement that chose evaluation.final_ais
 #   claims                    claims_file("salakhutdinov2010"), from the tables the claims read
@@ -193,94 +196,7 @@ rule salakhutdinov2010_evaluate:
         "../scripts/salakhutdinov2010/evaluate.py"
 
 
-rule salakhutdinov2010_ladder_check:
-    input:
-        data=data("mnist_stochastic.npz"),
-        model=expand(rules.salakhutdinov2010_train.output.model, repeat=0, allow_missing=True)[0],
-    output:
-        json=results("salakhutdinov2010/ladder_check/{algorithm}.json"),
-    log:
-        logs("salakhutdinov2010/ladder_check_{algorithm}.log"),
-    benchmark:
-        benchmarks("salakhutdinov2010/ladder_check_{algorithm}.tsv")
-    wildcard_constraints:
-        algorithm=S10_ALG_PATTERN,
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        code=code_version("salakhutdinov2010/ladder_check.py"),
-        cfg=settings("salakhutdinov2010", "n_validation", "evaluation"),
-        repeat=0,
-        seed=SEED,
-    script:
-        "../scripts/salakhutdinov2010/ladder_check.py"
-
-
-S10_RUNS_CHECK_KEY = ["runs_check"] if S10.get("runs_check") else []  # optional: not in the default
-
-
-rule salakhutdinov2010_runs_check:
-    input:
-        data=data("mnist_stochastic.npz"),
-        model=expand(rules.salakhutdinov2010_train.output.model, repeat=0, allow_missing=True)[0],
-    output:
-        json=results("salakhutdinov2010/runs_check/{algorithm}.json"),
-    log:
-        logs("salakhutdinov2010/runs_check_{algorithm}.log"),
-    benchmark:
-        benchmarks("salakhutdinov2010/runs_check_{algorithm}.tsv")
-    wildcard_constraints:
-        algorithm=S10_ALG_PATTERN,
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        code=code_version("salakhutdinov2010/runs_check.py"),
-        cfg=settings("salakhutdinov2010", "n_validation", "evaluation", *S10_RUNS_CHECK_KEY),
-        repeat=0,
-        seed=SEED,
-    script:
-        "../scripts/salakhutdinov2010/runs_check.py"
-
-
-rule salakhutdinov2010_instrument_check:
-    input:
-        data=data("mnist_stochastic.npz"),
-        model=rules.salakhutdinov2010_train.output.model,
-        final=rules.salakhutdinov2010_evaluate.output.final,
-    output:
-        json=results("salakhutdinov2010/instrument_check/seed{repeat}/{algorithm}.json"),
-    log:
-        logs("salakhutdinov2010/instrument_check_seed{repeat}_{algorithm}.log"),
-    benchmark:
-        benchmarks("salakhutdinov2010/instrument_check_seed{repeat}_{algorithm}.tsv")
-    wildcard_constraints:
-        algorithm=S10_ALG_PATTERN,
-        repeat=r"\d+",
-    conda:
-        CONDA_ENV
-    threads: 1
-    params:
-        code=code_version("salakhutdinov2010/instrument_check.py"),
-        cfg=settings("salakhutdinov2010", "n_validation", "evaluation"),
-        seed=SEED,
-    script:
-        "../scripts/salakhutdinov2010/instrument_check.py"
-
-
-# Each Table 1 model's longer ladder and reverse AIS, where the profile sets evaluation.instrument_check
-S10_INSTRUMENT_CHECKS = (
-    pairs_expand(S10_RUNS, rules.salakhutdinov2010_instrument_check.output.json)
-    if S10["evaluation"].get("instrument_check")
-    else []
-)
-
-
-# Table 1's runs check, where the profile sets salakhutdinov2010.runs_check (read by the claims' details)
-S10_RUNS_CHECKS = (
-    expand(rules.salakhutdinov2010_runs_check.output.json, algorithm=S10_ALGS) if S10.get("runs_check") else []
-)
+include: "salakhutdinov2010_checks.smk"
 
 
 rule salakhutdinov2010_table1:
