@@ -63,7 +63,11 @@ smoke-manifest: smoke
 	$(BIN)/python -m bmrep.pipeline.result_manifest write results/smoke config/smoke_manifest.sha256
 
 # Two pytest processes side by side (ci/test.sh): the tests that run Snakemake in the checkout, the rest.
+# As root (CI) the tests first try to install the optional browser, so the report's rendering tests run there;
+# without root or without the package registry they skip, one line each (setup itself never needs root).
 test: $(STAMP)
+	@command -v chromium >/dev/null || test "$$(id -u)" != 0 || $(MAKE) --no-print-directory chromium || \
+	  echo "no chromium: the report's rendering tests will skip"
 	ci/test.sh $(BIN)/python
 
 # The SLURM path on a one-node cluster of this machine (as root; SKIPPED with the reason where it
