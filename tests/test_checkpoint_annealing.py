@@ -1,10 +1,12 @@
-"""Resumable annealing (issue 65 item 3): a killed long AIS or RAISE pass resumes bit-identically.
+"""Resumable annealing and evaluation (issue 65 item 3): a killed long job resumes bit-identically.
 
-``carlson2016_fig3_truth`` is one long AIS or RAISE pass (:func:`bmrep.estimators.annealing.anneal`
-saving its state every N steps). It is killed just after a checkpoint, run again with fresh objects
-and the same file, and must end with the arrays of a run that was never interrupted (and that had
-no checkpoint at all: the option changes no number). A checkpoint written under another key is
-ignored and the pass starts over.
+The two paper-profile jobs predicted above 2 hours that are no training:
+``carlson2016_fig3_truth`` (one long AIS or RAISE pass, :func:`bmrep.estimators.annealing.anneal`
+saving its state every N steps) and ``salakhutdinov2010_evaluate`` (a curve of AIS estimates over
+the snapshots and the final replicates, saved after every unit). Each is killed just after a
+checkpoint, run again with fresh objects and the same file, and must end with the arrays of a run
+that was never interrupted (and that had no checkpoint at all: the option changes no number). A
+checkpoint written under another key is ignored and the job starts over.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pytest
 from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.reverse_ais import raise_log_partition
 from bmrep.experiments.carlson2016.fig3 import fig3_truth_run
+from bmrep.experiments.salakhutdinov2010 import evaluation
 from bmrep.learning.checkpoint import Checkpoint
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.ladders import piecewise_betas
@@ -130,3 +133,57 @@ def test_carlson2016_fig3_truth_run_resumes_bit_identically(tmp_path, method):
     assert any("resuming" in x and "annealing step 40" in x for x in lines), lines
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     np.testing.assert_array_equal(got[["estimate", "stderr"]].to_numpy(), want[["estimate", "stderr"]].to_numpy())
+
+
+# -- salakhutdinov2010_evaluate: the curve's snapshots and the final replicates ---------------------------------
+EV = {
+    "n_mean_field": 10,
+    "ais_state": "v_h2",
+    "curve_train_subset": 30,
+    "curve_ais": {"n_betas": 40, "n_runs": 5, "dtype": "float32", "schedule": "adaptive"},
+    "final_ais": {"n_betas": 50, "n_runs": 5, "dtype": "float32", "schedule": "linear"},
+    "final_replicates": 3,
+}
+
+
+def _evaluate(checkpoint):
+    dbms = [random_dbm(10, 5, 4, s, 8 + i) for i, s in enumerate((0.3, 0.6, 0.9))]
+    snaps = {k: np.stack([getattr(d, k) for d in dbms]) for k in ("W1", "W2", "b", "c1", "c2")}
+    snaps["updates"] = np.array([100, 200, 300])
+    g = np.random.default_rng(9)
+    X, X_test = ((g.random((n, 10)) < 0.3).astype(np.float32) for n in (60, 25))
+    return evaluation.evaluate("SAP", snaps, X, X_test, EV, 11, 0, checkpoint=checkpoint)
+
+
+def _same_evaluation(got, want):
+    pd.testing.assert_frame_equal(got[0], want[0], check_exact=True)
+    assert set(got[1]) == set(want[1])
+    for k, v in want[1].items():
+        np.testing.assert_array_equal(got[1][k], v, err_msg=k)
+
+
+# units: 3 snapshots, then the final replicates as one batch or one by one (kill inside the replicates)
+@pytest.mark.parametrize("batched, kill_at", [(True, 2), (False, 4)])
+def test_salakhutdinov2010_evaluation_resumes_bit_identically(tmp_path, monkeypatch, batched, kill_at):
+    monkeypatch.setattr(evaluation, "batch_rows_exact", lambda *a, **k: batched)
+    want = _evaluate(None)
+    assert len(want[0]) == 3 and want[1]["n_replicates"] == 3
+    with pytest.raises(Killed):
+        _evaluate(killed_after(kill_at)(tmp_path / "e.ckpt.npz", 1, "k"))
+    points, lines = [], []
+    curve_point = evaluation.curve_point
+    monkeypatch.setattr(evaluation, "curve_point", lambda *a, **k: points.append(a[2]) or curve_point(*a, **k))
+    got = _evaluate(Checkpoint(tmp_path / "e.ckpt.npz", 1, "k", log=lines.append))
+    assert any("resuming" in x and f"evaluation unit {kill_at}" in x for x in lines), lines
+    assert points == list(range(kill_at, 3)), "the resumed run evaluates only the snapshots not saved"
+    _same_evaluation(got, want)
+
+
+def test_a_checkpoint_of_another_evaluation_is_ignored(tmp_path):
+    want = _evaluate(None)
+    path = tmp_path / "e.ckpt.npz"
+    with pytest.raises(Killed):
+        _evaluate(killed_after(2)(path, 1, "another job's key"))
+    lines: list[str] = []
+    _same_evaluation(_evaluate(Checkpoint(path, 1, "k", log=lines.append)), want)
+    assert any("other settings" in x for x in lines) and not any("resuming" in x for x in lines), lines
