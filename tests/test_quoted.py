@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
+import pandas as pd
 import pytest
 
 from bmrep.pipeline import quoted
@@ -13,7 +15,7 @@ from conftest import ROOT
 def _copy(tmp_path):
     pages = {q.page for q in quoted.QUOTES}
     records = [quoted.DEFAULT_RUN, quoted.PAPER_RUN, quoted.REHEARSAL_MD, quoted.REHEARSAL_CSV, quoted.COSTS]
-    records.append(quoted.DEFAULT_JOBS)
+    records += [quoted.DEFAULT_JOBS, "config/config.yaml", "config/paper.yaml"]  # the paper's Fig. 4 Ks
     for rel in [*pages, *map(str, records)]:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, tmp_path / rel)
@@ -48,6 +50,39 @@ def test_a_quote_edited_away_is_reported(tmp_path, needs):
     cluster.write_text(cluster.read_text().replace("(estimated 2064 minutes", "(estimated about a day"))
     (stale,) = quoted.mismatches(root, needs)
     assert stale.startswith("docs/cluster.md: no quote matches") and "2064" in stale
+
+
+def test_the_last_rehearsal_on_the_cluster_page_is_its_tables(tmp_path, needs):
+    """docs/cluster.md's rehearsal figures follow paper-rehearsal.md and .csv; no dated rehearsal history is typed."""
+    root = _copy(tmp_path)
+    md, csv = root / quoted.REHEARSAL_MD, root / quoted.REHEARSAL_CSV
+    text = md.read_text()
+    wall = re.search(r"^Wall time of the rehearsal: ([\d.]+) min", text, re.M).group(1)
+    md.write_text(text.replace(f"Wall time of the rehearsal: {wall} min", "Wall time of the rehearsal: 61.3 min"))
+    table = pd.read_csv(csv)
+    low = table["ratio"].where(table["core_hours_from_rehearsal"] > 1).idxmin()
+    table.loc[low, "ratio"] = 0.12
+    table.to_csv(csv, index=False)
+    stale = [s for s in quoted.mismatches(root, needs) if s.startswith("docs/cluster.md")]
+    assert f"docs/cluster.md: {wall} where rehearsal_wall_min_1 is 61.3" in stale, stale
+    assert any(s.endswith("where rehearsal_ratio_min is 0.12") for s in stale), stale
+    quoted.rewrite(root, needs)
+    assert quoted.mismatches(root, needs) == []
+    assert "took 61.3 minutes on 2 cores" in (root / "docs/cluster.md").read_text()
+    assert not re.search(r"rehearsal\W*\s*\(20\d\d-\d\d-\d\d", (ROOT / "docs/cluster.md").read_text())
+
+
+def test_the_readmes_memory_requests_follow_costs_csv(tmp_path, needs):
+    """The largest request (Fig. 4 at K = 1000) and the smallest K's request quoted in the README are the records'."""
+    root = _copy(tmp_path)
+    costs = pd.read_csv(root / quoted.COSTS)
+    row = costs["rule"] == "carlson2016_fig4_shard"
+    largest = f"{costs.loc[row, 'mem_mb'].iloc[0] / 1000:.1f}"
+    costs.loc[row, ["mem_mb", "measured_rss_mb"]] = [15000.0, 2000.0]  # the default run's peak sets a floor per K
+    costs.to_csv(root / quoted.COSTS, index=False)
+    stale = quoted.mismatches(root, needs)
+    assert f"README.md: {largest} where largest_mem_gb is 15.0" in stale, stale
+    assert any(s.startswith("README.md: ") and s.endswith("where fig4_smallest_k_mem_gb is 3.5") for s in stale), stale
 
 
 # Rules whose longest paper job is predicted above 2 hours (issue 65 item 3: none may lack a resume test), each with
