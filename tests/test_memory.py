@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import cli, costs, memory
+from bmrep.pipeline import cli, costs, memory, slurm_resources
 from conftest import ROOT, run_snakemake
 
 BUDGET_MB, CORES = 65536, 32
@@ -118,7 +118,40 @@ def test_paper_profile_on_32_cores_and_64_gb_never_exceeds_the_budget(tmp_path):
 
 
 def test_slurm_profile_and_local_requests_agree_for_the_paper():
-    """In the paper profile a rule asks locally what profiles/slurm asks of SLURM (config/costs.csv)."""
+    """In the paper profile a rule asks locally what profiles/slurm asks of SLURM (config/costs.csv).
+
+    A rule whose request differs by wildcard has no mem_mb in the profile (one there would win over the
+    per-wildcard request and ask every job for the largest), and the block written from costs.csv agrees.
+    """
     profile = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())["set-resources"]
-    local = memory.requests("paper", pd.read_csv(ROOT / memory.COSTS), profile)
-    assert {r: v["mem_mb"] for r, v in profile.items()} == {r: local[r] for r in profile}
+    table = pd.read_csv(ROOT / memory.COSTS)
+    local = memory.requests("paper", table, profile)
+    by_wildcard = set(slurm_resources.MEM_BY_WILDCARD)
+    assert by_wildcard == set(memory.PER_WILDCARD) and by_wildcard <= set(profile)
+    assert not [r for r in by_wildcard if "mem_mb" in profile[r]]
+    fixed = set(profile) - by_wildcard
+    assert {r: profile[r]["mem_mb"] for r in fixed} == {r: local[r] for r in fixed}
+    block = yaml.safe_load(slurm_resources.slurm_block(table))["set-resources"]
+    assert all("mem_mb" not in block[r] and "mem_mb" in block[x] for r in by_wildcard for x in set(block) - by_wildcard)
+
+
+@pytest.mark.workflow
+@pytest.mark.checkout
+def test_slurm_submits_fig4_shards_with_their_own_k_memory():
+    """Under profiles/slurm a Fig. 4 shard at K = 10 asks less than one at K = 1000, which asks costs.csv's mem_mb."""
+    proc = run_snakemake(
+        "carlson2016_fig4", "-n", "--forceall", "--workflow-profile", "profiles/slurm",
+        "--configfile", "config/paper.yaml", timeout=600,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # the SLURM executor prints a time stamp, not a blank line, between jobs: each shard's wildcards, then resources
+    shard = re.compile(
+        r"^rule carlson2016_fig4_shard:\n.*?wildcards: K=(\d+), shard=\d+\n.*?\bmem_mb=(\d+)", re.M | re.S
+    )
+    by_k: dict[int, set[int]] = {}
+    for k, mem in shard.findall(proc.stdout + proc.stderr):
+        by_k.setdefault(int(k), set()).add(int(mem))
+    assert sorted(by_k) == [10, 30, 100, 300, 1000] and all(len(v) == 1 for v in by_k.values()), by_k
+    full = int(pd.read_csv(ROOT / memory.COSTS).set_index("rule").loc["carlson2016_fig4_shard", "mem_mb"])
+    asked = [by_k[k].pop() for k in sorted(by_k)]
+    assert asked == sorted(asked) and asked[0] < asked[-1] == full, asked

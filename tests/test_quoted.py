@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
+import pandas as pd
 import pytest
 
 from bmrep.pipeline import quoted
@@ -13,7 +15,7 @@ from conftest import ROOT
 def _copy(tmp_path):
     pages = {q.page for q in quoted.QUOTES}
     records = [quoted.DEFAULT_RUN, quoted.PAPER_RUN, quoted.REHEARSAL_MD, quoted.REHEARSAL_CSV, quoted.COSTS]
-    records.append(quoted.DEFAULT_JOBS)
+    records += [quoted.DEFAULT_JOBS, "config/config.yaml", "config/paper.yaml"]  # the paper's Fig. 4 Ks
     for rel in [*pages, *map(str, records)]:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, tmp_path / rel)
@@ -50,26 +52,65 @@ def test_a_quote_edited_away_is_reported(tmp_path, needs):
     assert stale.startswith("docs/cluster.md: no quote matches") and "2064" in stale
 
 
-# Rules whose longest paper job is predicted above 2 hours and that resume from a checkpoint: the test that resumes
-# them bit-identically (tests/test_checkpoint.py).
+def test_the_last_rehearsal_on_the_cluster_page_is_its_tables(tmp_path, needs):
+    """docs/cluster.md's rehearsal figures follow paper-rehearsal.md and .csv; no dated rehearsal history is typed."""
+    root = _copy(tmp_path)
+    md, csv = root / quoted.REHEARSAL_MD, root / quoted.REHEARSAL_CSV
+    text = md.read_text()
+    wall = re.search(r"^Wall time of the rehearsal: ([\d.]+) min", text, re.M).group(1)
+    md.write_text(text.replace(f"Wall time of the rehearsal: {wall} min", "Wall time of the rehearsal: 61.3 min"))
+    table = pd.read_csv(csv)
+    low = table["ratio"].where(table["core_hours_from_rehearsal"] > 1).idxmin()
+    table.loc[low, "ratio"] = 0.12
+    table.to_csv(csv, index=False)
+    stale = [s for s in quoted.mismatches(root, needs) if s.startswith("docs/cluster.md")]
+    assert f"docs/cluster.md: {wall} where rehearsal_wall_min_1 is 61.3" in stale, stale
+    assert any(s.endswith("where rehearsal_ratio_min is 0.12") for s in stale), stale
+    quoted.rewrite(root, needs)
+    assert quoted.mismatches(root, needs) == []
+    assert "took 61.3 minutes on 2 cores" in (root / "docs/cluster.md").read_text()
+    assert not re.search(r"rehearsal\W*\s*\(20\d\d-\d\d-\d\d", (ROOT / "docs/cluster.md").read_text())
+
+
+def test_the_readmes_memory_requests_follow_costs_csv(tmp_path, needs):
+    """The largest request (Fig. 4 at K = 1000) and the smallest K's request quoted in the README are the records'."""
+    root = _copy(tmp_path)
+    costs = pd.read_csv(root / quoted.COSTS)
+    row = costs["rule"] == "carlson2016_fig4_shard"
+    largest = f"{costs.loc[row, 'mem_mb'].iloc[0] / 1000:.1f}"
+    costs.loc[row, ["mem_mb", "measured_rss_mb"]] = [15000.0, 2000.0]  # the default run's peak sets a floor per K
+    costs.to_csv(root / quoted.COSTS, index=False)
+    stale = quoted.mismatches(root, needs)
+    assert f"README.md: {largest} where largest_mem_gb is 15.0" in stale, stale
+    assert any(s.startswith("README.md: ") and s.endswith("where fig4_smallest_k_mem_gb is 3.5") for s in stale), stale
+
+
+# Rules whose longest paper job is predicted above 2 hours (issue 65 item 3: none may lack a resume test), each with
+# the test that kills it after a checkpoint and resumes it bit-identically.
 RESUME_TESTS = {
-    "salakhutdinov2010_train": "test_dbm_training_resumes_bit_identically",
-    "carlson2016_fig5": "test_carlson2016_fig5_training_resumes_bit_identically",
+    "salakhutdinov2010_train": ("test_checkpoint.py", "test_dbm_training_resumes_bit_identically"),
+    "carlson2016_fig5": ("test_checkpoint.py", "test_carlson2016_fig5_training_resumes_bit_identically"),
+    "carlson2016_fig3_truth": (
+        "test_checkpoint_annealing.py",
+        "test_carlson2016_fig3_truth_run_resumes_bit_identically",
+    ),
+    "salakhutdinov2010_evaluate": (
+        "test_checkpoint_annealing.py",
+        "test_salakhutdinov2010_evaluation_resumes_bit_identically",
+    ),
 }
-# Above 2 hours without a checkpoint yet (issue 65 item 3; docs/cluster.md names them): a 4-hour partition kills them.
-NOT_YET = {"salakhutdinov2010_evaluate", "carlson2016_fig3_truth"}
 TWO_HOURS = 2.0
 
 
-def test_every_job_above_two_hours_resumes_or_is_named():
+def test_every_job_above_two_hours_checkpoints_and_has_a_resume_test():
+    """config/costs.csv's (and the rehearsal's) longest job per rule: above 2 h, a checkpoint and a resume test."""
     from bmrep.pipeline import costs, slurm_resources
 
     long = {r for r, h in quoted.longest_job_h(ROOT).items() if h > TWO_HOURS}
     checkpointed = slurm_resources.checkpointed_rules(costs.paper_config(ROOT))
-    assert NOT_YET <= long and not NOT_YET & checkpointed, "NOT_YET is stale: a rule there is short or checkpoints"
-    assert long - NOT_YET <= checkpointed, f"above {TWO_HOURS} h without a checkpoint: {long - NOT_YET - checkpointed}"
-    resume_tests = (ROOT / "tests/test_checkpoint.py").read_text()
-    assert set(RESUME_TESTS) == long - NOT_YET
-    assert all(f"def {name}(" in resume_tests for name in RESUME_TESTS.values())
+    assert long <= checkpointed, f"above {TWO_HOURS} h without checkpoint_every: {sorted(long - checkpointed)}"
+    assert set(RESUME_TESTS) == long, "RESUME_TESTS lists exactly the rules above 2 hours"
+    for path, name in RESUME_TESTS.values():
+        assert f"def {name}(" in (ROOT / "tests" / path).read_text(), (path, name)
     named = (ROOT / "docs/cluster.md").read_text()
     assert all(f"`{rule}`" in named for rule in long), "docs/cluster.md lists every rule above 2 hours"

@@ -223,8 +223,12 @@ def test_the_second_cut_reruns_the_costly_and_growing_rules_at_other_work():
 def test_no_rule_asks_for_more_memory_than_a_node_has():
     node = yaml.safe_load((ROOT / "profiles/slurm/partition.yaml").read_text())["node_mem_mb"]
     profile = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())
-    asked = {r: v["mem_mb"] for r, v in profile["set-resources"].items()}
+    asked = {r: v["mem_mb"] for r, v in profile["set-resources"].items() if "mem_mb" in v}
     asked["*"] = profile["default-resources"]["mem_mb"]
+    # a rule asked per wildcard (no mem_mb in the profile) asks at most costs.csv's request, its largest wildcard's
+    costs = pd.read_csv(ROOT / "config/costs.csv").set_index("rule")["mem_mb"]
+    assert set(profile["set-resources"]) - set(asked) == set(rehearsal_report.MEM_BY_WILDCARD)
+    asked |= {r: int(costs[r]) for r in rehearsal_report.MEM_BY_WILDCARD}
     assert max(asked.values()) <= node, {r: m for r, m in asked.items() if m > node}
 
 
@@ -274,3 +278,14 @@ def test_the_rehearsals_peaks_and_longest_jobs_raise_the_requests_that_were_shor
     assert len(written) == 1
     out = capsys.readouterr().out
     assert "runtime_min of ladder: 30 -> 62 min" in out and "mem_mb of quick: 1200 -> 2500 MB" in out
+
+
+def test_a_rule_asked_per_wildcard_is_judged_against_its_largest_request(monkeypatch):
+    """Fig. 4's shards have no mem_mb in profiles/slurm (asked by K): costs.csv's request, the largest K's, counts."""
+    rule = rehearsal_report.MEM_BY_WILDCARD[0]
+    monkeypatch.setattr(rehearsal_report, "requests", lambda: ({"*": 4000}, {"*": 10}))
+    jobs = pd.DataFrame({"rule": [rule], "peak_mb": [670.0], "peak_paper_mb": [10470.0], "cpu_paper_s": [600.0],
+                         "cuts": [2], "cpu_growth": [2.1]})  # fmt: skip
+    default = pd.DataFrame({"rule": [rule], "paper_core_hours": [2.0], "mem_mb": [13100.0]})
+    t = rehearsal_report.rehearsal_table(jobs, {rule: 25}, default, 24576).set_index("rule")
+    assert t.loc[rule, "mem_requested_mb"] == 13100 and not t.loc[rule, "peak_over_request"]

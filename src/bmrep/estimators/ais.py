@@ -32,7 +32,10 @@ Plugging in another model (the interface the DBM code uses)
 
 Optionally ``log_f_pair(state, beta_from, beta_to) -> (log_f_from, log_f_to)``
 evaluates both terms at once (a model can reuse one matrix product); the
-default calls ``log_f`` twice.
+default calls ``log_f`` twice. A run that saves checkpoints (``checkpoint=``,
+:mod:`bmrep.estimators.annealing`) needs ``state.get_state()`` (the chains,
+cached products and random streams, as arrays and JSON values) and
+``state.set_state(saved)``.
 
 Independent AIS replicates can run as one set of chains (blocks): with a
 matrix of ladders ``betas`` (K+1, B), column ``g`` is the ladder of the
@@ -68,8 +71,8 @@ from typing import Any
 import numpy as np
 
 from ..models.dbm import DBM
-from ..progress import track
 from ..sampling.ladders import check_betas
+from .annealing import anneal
 from .base import EstimateResult
 from .dbm_ais import dbm_annealing_model
 from .rbm_ais import rbm_annealing_model
@@ -153,11 +156,6 @@ class AISRun(EstimateResult):
     )  # (K,) sd over runs of each step's log-weight increment
 
 
-def _spread(inc: np.ndarray) -> float:
-    """Standard deviation over runs of one step's log-weight increments (0 for a single run)."""
-    return float(np.std(inc, ddof=1)) if inc.size > 1 else 0.0
-
-
 def _check_ladders(betas) -> np.ndarray:
     """One ladder (K+1,) or a matrix (K+1, B) of ladders, one per block of runs, each checked (float64)."""
     betas = np.asarray(betas, dtype=np.float64)
@@ -168,69 +166,6 @@ def _check_ladders(betas) -> np.ndarray:
     for col in betas.T:
         check_betas(col)
     return betas
-
-
-def _default_pair(log_f):
-    def pair(state, b0, b1):
-        return log_f(state, b0), log_f(state, b1)
-
-    return pair
-
-
-def anneal(
-    betas: np.ndarray,
-    state: Any,
-    *,
-    log_f: Callable | None = None,
-    transition: Callable,
-    log_f_pair: Callable | None = None,
-    transition_first: bool = False,
-    partial: list | None = None,
-    step_sd: list | None = None,
-) -> tuple[np.ndarray, Any]:
-    """Run one annealing pass and return ``(sum_j [log f_{b_j}(x) - log f_{b_{j-1}}(x)], state)``.
-
-    Forward AIS (``transition_first=False``): at step ``j = 1..J`` the
-    increment is evaluated at the current state, then (for ``j < J``) the
-    state moves by ``transition(state, b_j)``. Reverse annealing
-    (``transition_first=True``, used by RAISE with decreasing ``betas``): at
-    step ``j`` the state first moves by ``transition(state, b_{j-1})`` and the
-    increment ``log f_{b_{j-1}}(x) - log f_{b_j}(x)`` (note the sign) is
-    accumulated, i.e. the returned sum is the forward-AIS weight formula
-    evaluated along the reversed path (Burda et al. 2015). If ``partial`` is
-    a list, the running sum after every step is appended to it; if
-    ``step_sd`` is a list, the standard deviation over runs of every step's
-    increment is (the input of :func:`bmrep.sampling.ladders.adaptive_betas`).
-
-    ``betas`` (K+1, B) anneals B blocks of runs along their own ladders (see
-    the module docstring): the models get each step's betas as an array
-    (B,), and ``step_sd`` gets one list of B values per step, each over its
-    block's runs only, so a block's spread is the one its own run would have.
-    """
-    if log_f_pair is None:
-        if log_f is None:
-            raise ValueError("give log_f or log_f_pair")
-        log_f_pair = _default_pair(log_f)
-    acc = None
-    n_steps = betas.shape[0] - 1
-    n_blocks = betas.shape[1] if betas.ndim == 2 else 0
-    for j in track(range(1, n_steps + 1), "annealing steps"):
-        b_prev, b_cur = (betas[k] if n_blocks else float(betas[k]) for k in (j - 1, j))
-        if transition_first:
-            state = transition(state, b_prev)
-            lf_cur, lf_prev = log_f_pair(state, b_cur, b_prev)
-            inc = np.asarray(lf_prev, np.float64) - np.asarray(lf_cur, np.float64)
-        else:
-            lf_prev, lf_cur = log_f_pair(state, b_prev, b_cur)
-            inc = np.asarray(lf_cur, np.float64) - np.asarray(lf_prev, np.float64)
-            if j < n_steps:
-                state = transition(state, b_cur)
-        acc = inc.copy() if acc is None else acc + inc
-        if step_sd is not None:
-            step_sd.append([_spread(x) for x in np.split(inc, n_blocks)] if n_blocks else _spread(inc))
-        if partial is not None:
-            partial.append(acc.copy())
-    return acc, state
 
 
 def ais_log_weights(
@@ -244,6 +179,7 @@ def ais_log_weights(
     log_f: Callable | None = None,
     log_f_pair: Callable | None = None,
     record_partial: bool = False,
+    checkpoint=None,
 ) -> AISRun | list[AISRun]:
     """Forward AIS with a model-agnostic interface (Neal 2001; Carlson et al. 2016 sec. 3.2).
 
@@ -266,6 +202,12 @@ def ais_log_weights(
         Also estimate every intermediate ``log Z_k`` from the partial weights
         (``AISRun.partial_log_z``; each is an AIS estimate for the ladder up
         to ``beta_k``).
+    checkpoint : bmrep.learning.checkpoint.Checkpoint, optional
+        Save the annealing every ``checkpoint.every`` steps and resume from a
+        saved one (:func:`bmrep.estimators.annealing.anneal`; the model's
+        state needs ``get_state`` / ``set_state``). The base is sampled anew
+        and then replaced by the saved chains and streams, so a resumed run
+        returns the bits of an uninterrupted one.
 
     Returns
     -------
@@ -285,7 +227,14 @@ def ais_log_weights(
     partial = [] if record_partial else None
     sds: list = []
     acc, state = anneal(
-        betas, state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, partial=partial, step_sd=sds
+        betas,
+        state,
+        log_f=log_f,
+        log_f_pair=log_f_pair,
+        transition=transition,
+        partial=partial,
+        step_sd=sds,
+        checkpoint=checkpoint,
     )
     log_w = acc + float(log_z_base)
     if not np.all(np.isfinite(log_w)):
@@ -341,6 +290,7 @@ def ais_log_partition(
     n_threads: int = 1,
     record_partial: bool = False,
     state: str | None = None,
+    checkpoint=None,
 ) -> AISRun | list[AISRun]:
     """AIS estimate of the log Z of an RBM or a DBM (Salakhutdinov & Murray 2008; Salakhutdinov & Hinton 2009).
 
@@ -371,6 +321,8 @@ def ais_log_partition(
     state : {"v_h2", "h1"}, optional
         DBMs only: the annealed layers (:func:`bmrep.estimators.dbm_ais.dbm_annealing_model`);
         default ``"v_h2"``.
+    checkpoint : bmrep.learning.checkpoint.Checkpoint, optional
+        Resumable annealing (:func:`ais_log_weights`); off by default.
 
     Returns
     -------
@@ -385,4 +337,6 @@ def ais_log_partition(
         raise ValueError("blocks of runs with their own ladders (a matrix of betas) are implemented for DBMs only")
     else:
         family = rbm_annealing_model(model, base_bias, **options)
-    return ais_log_weights(betas, n_runs=n_runs, rng=streams, record_partial=record_partial, **family._asdict())
+    return ais_log_weights(
+        betas, n_runs=n_runs, rng=streams, record_partial=record_partial, checkpoint=checkpoint, **family._asdict()
+    )

@@ -92,6 +92,30 @@ class TemperedDBMChains:
         self._field = None  # the cached fields belonged to the old states
         return self
 
+    def get_state(self) -> dict:
+        """Copies of the chains, their streams' states and the cached field(s) (an annealing checkpoint).
+
+        The cache is saved so that a resumed step uses the product the
+        interrupted one would have (the same bits whoever computes it next).
+        """
+        f = self._field
+        fields = None if f is None else [x.copy() for x in (f if isinstance(f, tuple) else (f,))]
+        c = self.chains
+        return {"v": c.v.copy(), "h1": c.h1.copy(), "h2": c.h2.copy(), "streams": self.streams.get_state(),
+                "fields": fields, "tuple": isinstance(f, tuple)}  # fmt: skip
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state` in place."""
+        for k in ("v", "h1", "h2"):
+            getattr(self.chains, k)[...] = state[k]
+        self.streams.set_state(state["streams"])
+        fields = state["fields"]
+        if fields is None:
+            self._field = None
+        else:
+            fields = tuple(np.array(x) for x in fields)
+            self._field = fields if state["tuple"] else fields[0]
+
     @property
     def field_h1(self) -> np.ndarray:
         if self._field is None:

@@ -47,7 +47,8 @@ from typing import Any
 import numpy as np
 
 from ..sampling.ladders import check_betas
-from .ais import anneal, log_mean_exp
+from .ais import log_mean_exp
+from .annealing import anneal
 from .base import EstimateResult
 from .dbm_ais import dbm_annealing_model
 from .rbm_ais import rbm_annealing_model
@@ -63,6 +64,7 @@ def raise_log_weights(
     log_z_base: float,
     log_f: Callable | None = None,
     log_f_pair: Callable | None = None,
+    checkpoint=None,
 ) -> tuple[np.ndarray, Any]:
     """Per-run ``A = log Z_0 + reverse-path log weight`` (see module docstring).
 
@@ -74,6 +76,9 @@ def raise_log_weights(
         of ``beta_K, ..., beta_1``.
     init_state
         Chains initialised at data points.
+    checkpoint : bmrep.learning.checkpoint.Checkpoint, optional
+        Save the reverse pass every ``checkpoint.every`` steps and resume from
+        a saved one, bit-identically (:func:`bmrep.estimators.annealing.anneal`).
 
     Returns
     -------
@@ -85,7 +90,13 @@ def raise_log_weights(
     """
     betas = check_betas(betas)
     acc, state = anneal(
-        betas[::-1].copy(), init_state, log_f=log_f, log_f_pair=log_f_pair, transition=transition, transition_first=True
+        betas[::-1].copy(),
+        init_state,
+        log_f=log_f,
+        log_f_pair=log_f_pair,
+        transition=transition,
+        transition_first=True,
+        checkpoint=checkpoint,
     )
     return acc + float(log_z_base), state
 
@@ -120,6 +131,7 @@ def raise_log_partition(
     operator=None,
     dtype=np.float64,
     n_threads: int = 1,
+    checkpoint=None,
 ) -> EstimateResult:
     """RAISE estimate of an RBM's log Z from data points ``V`` (one run per row).
 
@@ -129,7 +141,8 @@ def raise_log_partition(
 
     Returns the estimate (upward biased) with the per-run ``log p^(v)``
     (stochastic lower bounds on the data log-likelihoods) in
-    ``details["log_p_hat"]``.
+    ``details["log_p_hat"]``. ``checkpoint`` makes the reverse pass resumable
+    (:func:`raise_log_weights`; off by default).
     """
     V = np.asarray(V)
     if V.ndim != 2 or V.shape[1] != rbm.n_visible:
@@ -149,6 +162,7 @@ def raise_log_partition(
         transition=transition,
         log_f_pair=log_f_pair,
         log_z_base=log_z0,
+        checkpoint=checkpoint,
     )
     free_energy = np.asarray(rbm.free_energy_v(np.asarray(V, np.float64)), np.float64)
     result = raise_estimate(A, n_betas=len(betas))

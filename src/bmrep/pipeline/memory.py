@@ -11,8 +11,10 @@ at once beside carlson2016's Fig. 4 shards of about 10 GB (issue 65). Here:
   profile asks, :func:`bmrep.pipeline.slurm_resources.memory_request`), and
   for the default and smoke profiles the request from the default run's
   measured peak alone (their jobs are the default's or smaller). A rule whose
-  memory differs by wildcard is declared per wildcard (:data:`PER_WILDCARD`).
-  A ``mem_mb`` given to Snakemake (``--set-resources``, a profile) wins.
+  memory differs by wildcard is declared per wildcard (:data:`PER_WILDCARD`),
+  under the SLURM profile too (its block gives such a rule no ``mem_mb``,
+  :data:`bmrep.pipeline.slurm_resources.MEM_BY_WILDCARD`). Any other ``mem_mb``
+  given to Snakemake (``--set-resources``, a profile) wins.
 - :func:`budget_mb` is the budget ``bmrep-run`` passes to a local run
   (``--resources mem_mb=``) unless the user gives one: the machine's available
   memory less a margin for the Snakemake process itself.
@@ -70,8 +72,9 @@ def fig4_shard_mb(config: dict, costs: pd.DataFrame, rehearsal: pd.DataFrame) ->
     part that does not grow) and extrapolated the peak to the paper's samples
     (``docs/paper-rehearsal.csv``); the line through the two in K gives each
     K's peak, asked with the rehearsal's 1.25x, at least the default run's
-    request. At the largest K this is ``config/costs.csv``'s request (13.1 GB
-    in the paper profile); the other 20 shards ask a fraction.
+    request. At the largest K this is ``config/costs.csv``'s request (the
+    largest of the paper profile); the 20 shards at smaller K ask a fraction,
+    under SLURM as in a local run (:data:`bmrep.pipeline.slurm_resources.MEM_BY_WILDCARD`).
     """
     rule = "carlson2016_fig4_shard"
     row = rehearsal.set_index("rule").loc[rule]
@@ -88,7 +91,8 @@ def fig4_shard_mb(config: dict, costs: pd.DataFrame, rehearsal: pd.DataFrame) ->
     return mem_mb
 
 
-# Rules whose request differs by wildcard: name -> the function of (config, costs, rehearsal) that makes it.
+# Rules whose request differs by wildcard: name -> the function of (config, costs, rehearsal) that makes it. The
+# SLURM profile leaves their mem_mb to it: the same names as slurm_resources.MEM_BY_WILDCARD (tests/test_memory.py).
 PER_WILDCARD = {"carlson2016_fig4_shard": fig4_shard_mb}
 
 

@@ -10,9 +10,10 @@ default run's jobs; the paper profile's longest chain of dependent jobs from
 its rule graph and each rule's longest job) and written into the page by ``make publish``
 (:func:`rewrite`, also ``python -m bmrep.pipeline.quoted --write``);
 ``tests/test_quoted.py`` fails when a page's figure differs from its record,
-or a listed quote is no longer found. The dated history of past runs in
-docs/cluster.md ("the first rehearsal (2026-11-28): 61 minutes") is a record
-of those runs, not a current figure, and is not listed.
+or a listed quote is no longer found. docs/cluster.md quotes the last
+rehearsal only (its wall time, both predictions, how far they agree), from its
+table; the dated figures of the rehearsals before it, which had no record left,
+were removed (the page's git history keeps them).
 """
 
 from __future__ import annotations
@@ -25,12 +26,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from .costs import DEFAULT_JOBS, paper_of_rule
+from .costs import DEFAULT_JOBS, paper_config, paper_of_rule
+from .memory import fig4_shard_mb
+from .rehearsal_report import COST_FLOOR_H
 from .timeline import critical_path, parse_rule_graph
 
 DEFAULT_RUN, PAPER_RUN = Path("docs/results/default/RUN.md"), Path("docs/results/paper/RUN.md")
 REHEARSAL_MD, COSTS = Path("docs/paper-rehearsal.md"), Path("config/costs.csv")
 REHEARSAL_CSV = Path("docs/paper-rehearsal.csv")
+
+
+@dataclass(frozen=True)
+class _Wildcards:
+    """A job's wildcards, as a per-wildcard memory request reads them."""
+
+    K: int
 
 
 @dataclass(frozen=True)
@@ -94,8 +104,19 @@ def records(root: Path = Path("."), needs: dict[str, set[str]] | None = None) ->
         r"^Total paper core-hours: ([\d.]+) predicted from the default, ([\d.]+) from the rehearsal", text, REHEARSAL_MD
     )
     out["predicted_core_h_default"], out["predicted_core_h_rehearsal"] = f"{float(m[1]):.0f}", f"{float(m[2]):.0f}"
+    out["rehearsal_wall_min_1"] = f"{float(wall[1]):.1f}"
+    out["predicted_core_h_default_1"], out["predicted_core_h_rehearsal_1"] = f"{float(m[1]):.1f}", f"{float(m[2]):.1f}"
+    # how far the two predictions agree over the rules the rehearsal judges (above 1 core-hour by either)
+    table = pd.read_csv(root / REHEARSAL_CSV)
+    hours = table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1)
+    ratios = table.loc[hours > COST_FLOOR_H, "ratio"].dropna()
+    out["rehearsal_ratio_min"], out["rehearsal_ratio_max"] = f"{ratios.min():.2f}", f"{ratios.max():.2f}"
     costs = pd.read_csv(root / COSTS).set_index("rule")
     out["salakhutdinov2010_train_runtime_min"] = f"{costs.loc['salakhutdinov2010_train', 'runtime_min']:.0f}"
+    out["largest_mem_gb"] = f"{costs['mem_mb'].max() / 1000:.1f}"
+    paper = paper_config(root)
+    fig4_mb = fig4_shard_mb(paper, costs.reset_index(), table)
+    out["fig4_smallest_k_mem_gb"] = f"{fig4_mb(_Wildcards(min(paper['carlson2016']['fig4']['Ks']))) / 1000:.1f}"
     hours = costs["paper_core_hours"].groupby(paper_of_rule(costs.index.to_series())).sum()
     out["costs_core_h"] = f"{hours.sum():.0f}"
     for paper, h in hours.items():
@@ -125,6 +146,8 @@ QUOTES = [
     Quote(README, r"saul1996 and yokoyama2019 alone ([\d.]+) min", "paper_wall_min"),
     Quote(README, r"saul1996 and yokoyama2019 alone [\d.]+ min, ([\d.]+) core-minutes", "paper_core_min"),
     Quote(README, r"local one-node SLURM, as root, about (\d+) minutes on 2 cores", "rehearsal_wall_min"),
+    Quote(README, r"the largest request, ([\d.]+) GB", "largest_mem_gb"),
+    Quote(README, r"MBAR's matrix is K x samples: ([\d.]+) GB at K", "fig4_smallest_k_mem_gb"),
     Quote("Makefile", r"not in CI: about (\d+) minutes on 2 cores", "rehearsal_wall_min"),
     Quote("ci/paper_rehearsal.sh", r"root, 2 cores: about (\d+) minutes", "rehearsal_wall_min"),
     Quote(CATALOG, r"default profile \(([\d.]+) core-minutes", "default_core_min"),
@@ -149,6 +172,11 @@ QUOTES = [
     Quote(CLUSTER, r"`salakhutdinov2010_evaluate` ([\d.]+) h", "longest_h_salakhutdinov2010_evaluate"),
     Quote(CLUSTER, r"`carlson2016_fig3_truth` ([\d.]+) h", "longest_h_carlson2016_fig3_truth"),
     Quote(CLUSTER, r"`carlson2016_fig5` ([\d.]+) h", "longest_h_carlson2016_fig5"),
+    Quote(CLUSTER, r"`bmrep.pipeline.quoted`\) took ([\d.]+) minutes on 2 cores", "rehearsal_wall_min_1"),
+    Quote(CLUSTER, r"it predicts ([\d.]+) core-hours against", "predicted_core_h_rehearsal_1"),
+    Quote(CLUSTER, r"core-hours against ([\d.]+) from the default run", "predicted_core_h_default_1"),
+    Quote(CLUSTER, r"core-hour agree within ([\d.]+)-[\d.]+x", "rehearsal_ratio_min"),
+    Quote(CLUSTER, r"core-hour agree within [\d.]+-([\d.]+)x", "rehearsal_ratio_max"),
 ]
 
 

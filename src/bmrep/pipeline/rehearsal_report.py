@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .slurm_resources import SLURM_PROFILE
+from .slurm_resources import MEM_BY_WILDCARD, SLURM_PROFILE
 
 COST_FLOOR_H = 1.0  # rules above this many paper core-hours must agree within AGREE x (the spec)
 AGREE = 2.0
@@ -39,6 +39,10 @@ def requests(profile: Path = SLURM_PROFILE) -> tuple[dict, dict]:
 def rehearsal_table(jobs: pd.DataFrame, counts: dict, default_costs: pd.DataFrame, node_mem_mb: int) -> pd.DataFrame:
     """One row per rule of the paper profile: jobs, request, peaks, both core-hour predictions and their ratio."""
     mem_req, runtime_req = requests()
+    # a rule asked per wildcard has no mem_mb in the profile: its largest job's request, config/costs.csv's, is the
+    # one its peak (that largest job's) is compared with
+    largest = default_costs.set_index("rule").get("mem_mb", pd.Series(dtype=float)).dropna()
+    mem_req |= {r: int(largest[r]) for r in MEM_BY_WILDCARD if r in largest.index}
     before = default_costs.set_index("rule")["paper_core_hours"]
     rows = []
     for rule, n_jobs in sorted(counts.items()):

@@ -140,10 +140,11 @@ def setup_job(snakemake):
 
 
 def training_checkpoint(snakemake, log: logging.Logger | None = None):
-    """The checkpoint of a long training job (:class:`bmrep.learning.checkpoint.Checkpoint`).
+    """The checkpoint of a long job (:class:`bmrep.learning.checkpoint.Checkpoint`): training, annealing, evaluation.
 
     It is ``<first output>.ckpt.npz``, saved every ``checkpoint_every.<rule>``
-    updates of the config (0 or absent: never). The period is read from the
+    steps of the config (0 or absent: never): a training's updates, an
+    annealing's steps (carlson2016_fig3_truth), an evaluation's units. The period is read from the
     config, not passed as a param, so that changing it never reruns a finished
     job (it does not change the numbers). The checkpoint is keyed by the job's
     params (settings, seed, code digest), wildcards and the SHA-256 of its
@@ -165,5 +166,5 @@ def training_checkpoint(snakemake, log: logging.Logger | None = None):
     }
     ck = Checkpoint(out.with_name(out.name + SUFFIX), every, key, log=(log or logging.getLogger("bmrep")).info)
     if every:
-        ck.log(f"checkpoints every {every} updates in {ck.path}")
+        ck.log(f"checkpoints every {every} steps (updates, annealing steps or units) in {ck.path}")
     return ck

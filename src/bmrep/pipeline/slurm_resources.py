@@ -30,6 +30,10 @@ RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime:
 REHEARSAL_TABLE = Path("docs/paper-rehearsal.csv")
 BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
 SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
+# Rules whose memory differs by wildcard (carlson2016 Fig. 4's shards by K: MBAR's matrix is K x samples). The
+# profile's block gives them no mem_mb, since a set-resources value would win over the Snakefile's request per
+# wildcard (bmrep.pipeline.memory.PER_WILDCARD) and ask every job for the largest one's.
+MEM_BY_WILDCARD = ("carlson2016_fig4_shard",)
 
 
 def submissions(runtime_min: float, cap_min: int) -> int:
@@ -85,6 +89,8 @@ def slurm_block(table: pd.DataFrame, cap_min: int | None = None, checkpointed: s
     ``preemptible-rules`` (Snakemake retries those rules, and only those,
     ``preemptible-retries`` times): enough retries for its estimate at the cap,
     plus one for the work each submission loses after its last checkpoint.
+    A rule of :data:`MEM_BY_WILDCARD` gets its runtime only (its memory is
+    declared per wildcard by the Snakefile).
     """
     res, resumed = {}, {}
     for r in table.itertuples():
@@ -95,8 +101,12 @@ def slurm_block(table: pd.DataFrame, cap_min: int | None = None, checkpointed: s
             if r.rule in checkpointed:
                 resumed[r.rule] = submissions(runtime, cap_min)
             runtime = cap_min
-        res[r.rule] = {"runtime": runtime, "mem_mb": int(r.mem_mb)}
+        res[r.rule] = (
+            {"runtime": runtime} if r.rule in MEM_BY_WILDCARD else {"runtime": runtime, "mem_mb": int(r.mem_mb)}
+        )
     body = yaml.safe_dump({"set-resources": res}, sort_keys=True, default_flow_style=None)
+    if any(r in res for r in MEM_BY_WILDCARD):
+        body += f"# no mem_mb for {', '.join(MEM_BY_WILDCARD)}: asked per wildcard (bmrep.pipeline.memory)\n"
     if resumed:  # never an empty list: Snakemake reads `preemptible-rules: []` as every rule
         body += (
             f"# estimated above the {cap_min}-minute cap: several submissions, each resuming from the checkpoint\n"

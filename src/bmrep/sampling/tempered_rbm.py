@@ -78,6 +78,26 @@ class TemperedRBMChains:
         self._field = None
         self._terms = None
 
+    def get_state(self) -> dict:
+        """Copies of the chains, their streams' states and the cached products (an annealing checkpoint).
+
+        The cached hidden field and ``log f`` terms are saved too: a resumed
+        sweep then reuses the very product the interrupted one would have,
+        not one computed by another code path (the compiled sweep's).
+        """
+        terms = None if self._terms is None else [x.copy() for x in self._terms]
+        field = None if self._field is None else self._field.copy()
+        return {"v": self.v.copy(), "h": self.h.copy(), "streams": self.streams.get_state(), "field": field,
+                "terms": terms}  # fmt: skip
+
+    def set_state(self, state: dict) -> None:
+        """Restore :meth:`get_state` in place (arrays others hold references to stay the same objects)."""
+        self.v[...] = state["v"]
+        self.h[...] = state["h"]
+        self.streams.set_state(state["streams"])
+        self._field = None if state["field"] is None else np.array(state["field"], dtype=self.v.dtype)
+        self._terms = None if state["terms"] is None else tuple(np.array(x, np.float64) for x in state["terms"])
+
     def set_rbm(self, rbm) -> None:
         """Point the chains at new parameters (persistent chains during training)."""
         self.rbm = rbm.astype(self.v.dtype)

@@ -55,20 +55,22 @@ def repeat_budgets(budgets, repeat: int, n_repeats_larger: int) -> list[int]:
     return b if int(repeat) < int(n_repeats_larger) else b[:1]
 
 
-def _annealed(rbm, base_bias, V_test, method, sweeps, streams, dtype):
+def _annealed(rbm, base_bias, V_test, method, sweeps, streams, dtype, checkpoint=None):
     """One AIS or RAISE run of ``sweeps`` Gibbs sweeps per chain: (estimate, stated stderr).
 
     AIS on ``n`` betas makes ``n - 2`` transitions (the base is sampled
     exactly and no transition follows the last weight), RAISE makes ``n - 1``
     (one reversed transition at each beta but the lowest): the ladders are
-    sized so both spend exactly ``sweeps``.
+    sized so both spend exactly ``sweeps``. ``checkpoint`` makes the
+    annealing resumable (:func:`bmrep.estimators.annealing.anneal`).
     """
     n_chains = len(streams)
+    options = {"dtype": dtype, "checkpoint": checkpoint}
     if method == "AIS":
-        r = ais_log_partition(rbm, n_chains, piecewise_betas(sweeps + 2), streams, base_bias, dtype=dtype)
+        r = ais_log_partition(rbm, n_chains, piecewise_betas(sweeps + 2), streams, base_bias, **options)
         return r.estimate, r.stderr
     if method == "RAISE":
-        res = raise_log_partition(rbm, V_test[:n_chains], piecewise_betas(sweeps + 1), streams, base_bias, dtype=dtype)
+        res = raise_log_partition(rbm, V_test[:n_chains], piecewise_betas(sweeps + 1), streams, base_bias, **options)
         return res.estimate, res.stderr
     raise ValueError(f"unknown method {method!r}")
 
@@ -146,6 +148,7 @@ def fig3_truth_run(
     run: int,
     seed: int,
     model_name: str,
+    checkpoint=None,
 ) -> pd.DataFrame:
     """One run of the Fig. 3 truth bracket: a long AIS (lower end) or RAISE (upper end) run.
 
@@ -158,6 +161,10 @@ def fig3_truth_run(
     :data:`TRUTH_METHODS`, ``run`` the run's index in place of the repeat's
     and ``settings`` holding ``n_chains``, ``dtype`` and this model's
     ``truth_sweeps``; RAISE starts from the repeats' ``n_chains`` test points.
+    A run of the paper profile anneals for hours (10^7 sweeps of the 784-100
+    model): ``checkpoint`` (a :class:`bmrep.learning.checkpoint.Checkpoint`,
+    its period in annealing steps) saves it so that a killed job resumes,
+    with the numbers of an uninterrupted run.
 
     Returns
     -------
@@ -169,7 +176,7 @@ def fig3_truth_run(
     n_chains = int(settings["n_chains"])
     sweeps = int(settings["truth_sweeps"])
     streams = ChainStreams.from_seed(seed, "carlson2016", "fig3_truth", model_name, method, int(run), n_chains=n_chains)
-    est, se = _annealed(rbm, base_bias, V_test, method, sweeps, streams, DTYPES[settings["dtype"]])
+    est, se = _annealed(rbm, base_bias, V_test, method, sweeps, streams, DTYPES[settings["dtype"]], checkpoint)
     return pd.DataFrame(
         [{"model": model_name, "method": method, "run": int(run), "sweeps": sweeps, "estimate": est, "stderr": se}]
     )

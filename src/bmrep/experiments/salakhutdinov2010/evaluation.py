@@ -14,6 +14,7 @@ import pandas as pd
 
 from bmrep.estimators.ais import ais_log_partition, effective_sample_size, log_mean_exp
 from bmrep.estimators.dbm_ais import batch_rows_exact, data_base_biases
+from bmrep.learning.checkpoint import resume
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling.ladders import FIXED_SCHEDULES, adaptive_betas, fixed_betas
@@ -149,46 +150,65 @@ def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: 
     return float(case_bounds(dbm, X, n_mean_field, batch).mean()) - float(log_z)
 
 
-def independent_replicates(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2"):
-    """``n_replicates`` independent AIS estimates of log Z (:func:`estimate_log_z`), each on its own streams.
+def replicate_groups(dbm: DBM, cfg_ais: dict, n_replicates: int, *keys) -> list[list[tuple]]:
+    """The key sets of ``n_replicates`` AIS replicates, grouped as they anneal (:func:`independent_replicates`).
 
-    Replicate ``j`` draws on the keys ``*keys, "replicate", j``. They anneal
-    as one batch (:func:`ais_replicates`) where the BLAS gives that the same
-    bits (:func:`bmrep.estimators.dbm_ais.batch_rows_exact`), else one after
-    the other.
+    Replicate ``j`` draws on the keys ``*keys, "replicate", j``. One group of
+    all of them where a batch gives the bits of separate runs
+    (:func:`bmrep.estimators.dbm_ais.batch_rows_exact`), else one group each.
     """
     key_sets = [(*keys, "replicate", j) for j in range(int(n_replicates))]
     if batch_rows_exact(dbm, int(cfg_ais["n_runs"]), len(key_sets), chain_dtype(cfg_ais)):
         # one batch: BLAS packs the weights once for all the replicates' chains, not once per replicate
-        return ais_replicates(dbm, cfg_ais, base_bias, seed, key_sets, state=state)
+        return [key_sets]
     # the BLAS sums a batch's rows otherwise than a replicate's: one after the other, same numbers
-    return [estimate_log_z(dbm, cfg_ais, base_bias, seed, *k, state=state) for k in key_sets]
+    return [[k] for k in key_sets]
 
 
-def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2") -> dict:
-    """The final log Z of a model from ``n_replicates`` independent AIS replicates (spec, section 3, Evaluation).
+def independent_replicates(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2"):
+    """``n_replicates`` independent AIS estimates of log Z (:func:`estimate_log_z`), each on its own streams.
 
-    The replicates are :func:`independent_replicates`. The combined
-    estimate pools all the replicates' runs (``log mean exp`` of every
-    importance weight); its standard error is the replicates' spread, ``sd(log Z_j) / sqrt(R)`` (NaN for R = 1). A
-    replicate's delta-method error is kept only where its ESS is at least
-    ``MIN_ESS_STDERR`` (:func:`reported_stderr`).
+    They anneal as one batch (:func:`ais_replicates`) where the BLAS gives
+    that the same bits, else one after the other (:func:`replicate_groups`).
     """
-    reps = independent_replicates(dbm, cfg_ais, base_bias, n_replicates, seed, *keys, state=state)
-    zs = np.array([r.estimate for r in reps])
-    pooled = np.concatenate([r.log_weights for r in reps])
+    groups = replicate_groups(dbm, cfg_ais, n_replicates, *keys)
+    return [r for g in groups for r in ais_replicates(dbm, cfg_ais, base_bias, seed, g, state=state)]
+
+
+def replicate_summary(run) -> dict:
+    """What the pooled log Z needs of one AIS replicate (an :class:`~bmrep.estimators.ais.AISRun`), checkpointable."""
+    return {"estimate": run.estimate, "stderr": run.stderr, "ess": run.ess, "log_weights": run.log_weights}
+
+
+def pooled_log_z(reps: list[dict]) -> dict:
+    """The final log Z from independent AIS replicates' :func:`replicate_summary` (spec, section 3, Evaluation).
+
+    The combined estimate pools all the replicates' runs (``log mean exp`` of
+    every importance weight); its standard error is the replicates' spread,
+    ``sd(log Z_j) / sqrt(R)`` (NaN for R = 1). A replicate's delta-method
+    error is kept only where its ESS is at least ``MIN_ESS_STDERR``
+    (:func:`reported_stderr`).
+    """
+    zs = np.array([r["estimate"] for r in reps])
+    pooled = np.concatenate([r["log_weights"] for r in reps])
     return {
         "log_z": log_mean_exp(pooled),
         "log_z_stderr": float(np.std(zs, ddof=1) / np.sqrt(zs.size)) if zs.size > 1 else float("nan"),
         "log_z_replicates": [float(z) for z in zs],
         "log_z_replicate_mean": float(zs.mean()),
-        "replicate_ess": [float(r.ess) for r in reps],
-        "replicate_stated_stderr": [reported_stderr(r.stderr, r.ess) for r in reps],
+        "replicate_ess": [float(r["ess"]) for r in reps],
+        "replicate_stated_stderr": [reported_stderr(r["stderr"], r["ess"]) for r in reps],
         "ess": effective_sample_size(pooled),
         "n_replicates": int(zs.size),
         # every run's log weight, replicate by replicate: how heavy the tail behind the pooled estimate is
-        "log_weights": [[float(x) for x in r.log_weights] for r in reps],
+        "log_weights": [[float(x) for x in r["log_weights"]] for r in reps],
     }
+
+
+def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2") -> dict:
+    """The final log Z of a model from ``n_replicates`` :func:`independent_replicates` (:func:`pooled_log_z`)."""
+    reps = independent_replicates(dbm, cfg_ais, base_bias, n_replicates, seed, *keys, state=state)
+    return pooled_log_z([replicate_summary(r) for r in reps])
 
 
 def train_subset(X_train: np.ndarray, ev: dict, seed: int) -> np.ndarray:
@@ -207,64 +227,95 @@ def evaluate(
     seed: int,
     repeat: int = 0,
     log=None,
+    checkpoint=None,
 ):
     """Bound curve (training subset, every snapshot, cheap AIS) and final test bound (replicated final AIS).
 
-    ``ev`` is the config's ``evaluation``; ``repeat`` the seed index: :func:`bound_curve` over the snapshots,
-    then :func:`final_evaluation` of the last one.
+    ``ev`` is the config's ``evaluation``; ``repeat`` the seed index: :func:`curve_point` of every snapshot,
+    then the final AIS replicates (:func:`replicate_groups`) and :func:`final_evaluation` of the last one.
+
+    The paper profile's evaluation takes hours (50 snapshots of 20000 betas x 100 runs): ``checkpoint`` (a
+    :class:`bmrep.learning.checkpoint.Checkpoint`, its period in units) saves the results after every
+    ``checkpoint.every`` units of work, a snapshot's curve point or a group of final replicates (a few minutes
+    each at the paper's settings), and a rerun continues after the last unit saved. Each unit draws on its own
+    keyed streams, so the result is that of an uninterrupted run.
 
     Returns
     -------
     curve : DataFrame (algorithm, repeat, update, log_z, log_z_stderr, train_bound)
     final : dict (test_bound, test_bound_stderr, train_bound, log_z, log_z_stderr, log_z_replicates, ess, ...)
     """
-    curve = bound_curve(algorithm, snapshots, X_train, ev, seed, repeat, log=log)
-    dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1)
-    return curve, final_evaluation(algorithm, dbm, X_train, X_test, ev, seed, repeat)
+    n = len(snapshots["updates"])
+    dbm = snapshot_model(snapshots, n - 1)
+    groups = replicate_groups(dbm, ev["final_ais"], int(ev["final_replicates"]), "final", repeat)
+    sub, state, base = train_subset(X_train, ev, seed), ev.get("ais_state", "v_h2"), []
+
+    def run(unit: int):
+        if unit < n:
+            return curve_point(algorithm, snapshots, unit, sub, ev, seed, repeat, log)
+        if not base:  # the final model's base, once (its mean field on the subset takes seconds)
+            base.append(data_base_biases(dbm, sub))
+        reps = ais_replicates(dbm, ev["final_ais"], base[0], seed, groups[unit - n], state=state)
+        return [replicate_summary(r) for r in reps]
+
+    done: list = []
+    resume(checkpoint, lambda saved: done.extend(saved["units"]), what="evaluation unit")
+    n_units = n + len(groups)
+    for unit in track(range(len(done), n_units), "evaluation units (snapshots' AIS + bound, final replicates)"):
+        done.append(run(unit))
+        if checkpoint is not None and checkpoint.due(unit + 1, n_units):
+            checkpoint.save(unit + 1, {"units": done}, what="evaluation unit")
+    replicates = [r for g in done[n:] for r in g]
+    return pd.DataFrame(done[:n]), final_evaluation(algorithm, dbm, X_train, X_test, ev, seed, repeat, replicates)
 
 
-def bound_curve(algorithm: str, snapshots: dict, X_train: np.ndarray, ev: dict, seed: int, repeat: int = 0, log=None):
-    """Figure 4 (right): the eq. (3) bound on the training subset at every snapshot, log Z by ``ev["curve_ais"]``.
+def curve_point(algorithm: str, snapshots: dict, i: int, sub: np.ndarray, ev: dict, seed: int, repeat: int, log=None):
+    """Figure 4 (right), snapshot ``i``: the eq. (3) bound on the training subset ``sub``, log Z by ``ev["curve_ais"]``.
 
     The AIS streams are keyed by the seed index and the snapshot's update number, not by the algorithm, so the
-    algorithms of one seed are compared with common random numbers.
+    algorithms of one seed are compared with common random numbers. Returns the curve's row (a dict).
     """
-    sub = train_subset(X_train, ev, seed)
-    state = ev.get("ais_state", "v_h2")
-    rows = []
-    for i, upd in enumerate(track(snapshots["updates"], "snapshots evaluated (AIS + bound)")):
-        dbm = snapshot_model(snapshots, i)
-        base = data_base_biases(dbm, sub)
-        z = estimate_log_z(dbm, ev["curve_ais"], base, seed, "curve", repeat, int(upd), state=state)
-        b = mean_bound(dbm, sub, z.estimate, int(ev["n_mean_field"]))
-        rows.append(
-            {
-                "algorithm": algorithm,
-                "repeat": int(repeat),
-                "update": int(upd),
-                "log_z": z.estimate,
-                "log_z_stderr": reported_stderr(z.stderr, z.ess),
-                "ess": z.ess,
-                "train_bound": b,
-            }
-        )
-        if log is not None:
-            log(f"{algorithm}: update {upd}: log Z {z.estimate:.2f} (ESS {z.ess:.1f}), train bound {b:.2f}")
-    return pd.DataFrame(rows)
+    upd = int(snapshots["updates"][i])
+    dbm = snapshot_model(snapshots, i)
+    base = data_base_biases(dbm, sub)
+    z = estimate_log_z(dbm, ev["curve_ais"], base, seed, "curve", repeat, upd, state=ev.get("ais_state", "v_h2"))
+    b = mean_bound(dbm, sub, z.estimate, int(ev["n_mean_field"]))
+    if log is not None:
+        log(f"{algorithm}: update {upd}: log Z {z.estimate:.2f} (ESS {z.ess:.1f}), train bound {b:.2f}")
+    return {
+        "algorithm": algorithm,
+        "repeat": int(repeat),
+        "update": upd,
+        "log_z": z.estimate,
+        "log_z_stderr": reported_stderr(z.stderr, z.ess),
+        "ess": z.ess,
+        "train_bound": b,
+    }
 
 
 def final_evaluation(
-    algorithm: str, dbm: DBM, X_train: np.ndarray, X_test: np.ndarray, ev: dict, seed: int, repeat: int = 0
+    algorithm: str,
+    dbm: DBM,
+    X_train: np.ndarray,
+    X_test: np.ndarray,
+    ev: dict,
+    seed: int,
+    repeat: int = 0,
+    replicates: list[dict] | None = None,
 ) -> dict:
     """Table 1's entry of a trained DBM: its final log Z and the mean eq. (3) bound on the test set.
 
-    log Z pools ``ev["final_replicates"]`` replicates of ``ev["final_ais"]`` (:func:`replicated_log_z`). The test
-    bound's standard error combines the replicates' spread with the test-set sampling error.
+    log Z pools ``ev["final_replicates"]`` replicates of ``ev["final_ais"]`` (:func:`replicated_log_z`), or the
+    :func:`replicate_summary` of those replicates when :func:`evaluate` has run them. The test bound's standard
+    error combines the replicates' spread with the test-set sampling error.
     """
     sub = train_subset(X_train, ev, seed)
     state = ev.get("ais_state", "v_h2")
-    base = data_base_biases(dbm, sub)
-    z = replicated_log_z(dbm, ev["final_ais"], base, int(ev["final_replicates"]), seed, "final", repeat, state=state)
+    if replicates is None:
+        base, n_rep = data_base_biases(dbm, sub), int(ev["final_replicates"])
+        z = replicated_log_z(dbm, ev["final_ais"], base, n_rep, seed, "final", repeat, state=state)
+    else:
+        z = pooled_log_z(replicates)
     test = case_bounds(dbm, X_test, int(ev["n_mean_field"]))
     test_sampling = float(test.std(ddof=1) / np.sqrt(test.size))
     final = {
