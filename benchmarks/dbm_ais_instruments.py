@@ -47,6 +47,7 @@ CANDIDATES = {
     "vh2-lin-2k-50-f32": ("v_h2", "linear", 2000, 50, "float32"),
     "vh2-lin-5k-50-f32": ("v_h2", "linear", 5000, 50, "float32"),
     "vh2-lin-10k-50-f32": ("v_h2", "linear", 10000, 50, "float32"),  # the default's and the schedule run's
+    "vh2-lin-15k-50-f32": ("v_h2", "linear", 15000, 50, "float32"),
     "vh2-lin-20k-50-f32": ("v_h2", "linear", 20000, 50, "float32"),
     "vh2-lin-50k-50-f32": ("v_h2", "linear", 50000, 50, "float32"),
     "vh2-lin-100k-50-f32": ("v_h2", "linear", 100000, 50, "float32"),
