@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bmrep.estimators.rbm_rts import init_sweeps_of, rbm_tempered_run
 from bmrep.estimators.rts import uniform_log_prior
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.exact_check import (
@@ -13,7 +14,6 @@ from bmrep.experiments.carlson2016.exact_check import (
     exact_check_model,
     exact_check_shard,
 )
-from bmrep.experiments.carlson2016.tempered import init_sweeps_of, rbm_tempered_run
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
 from bmrep.sampling.ladders import linear_betas

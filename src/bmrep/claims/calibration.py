@@ -26,9 +26,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .carlson2016_metrics import repeat_rmse
 from .core import Above, Between, Claim, NotRun
-from .stats import bootstrap_estimate, mean_estimate, proportion_estimate
+from .stats import bootstrap_estimate, mean_estimate, proportion_estimate, repeat_rmse
 
 PAPER = "calibration"
 JENSEN = Between(-0.1, 0.1)

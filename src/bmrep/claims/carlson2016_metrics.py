@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .core import Estimate, NotRun
-from .stats import bootstrap_estimate, mean_estimate, paired_difference, proportion_estimate
+from .stats import bootstrap_estimate, mean_estimate, paired_difference, proportion_estimate, repeat_rmse
 
 ISSUE = "issue 20"
 
@@ -41,11 +41,6 @@ def _seed_groups(df: pd.DataFrame):
     if "seed" in df.columns:
         return [g for _, g in df.groupby("seed", sort=True)]
     return [df]
-
-
-def repeat_rmse(err: np.ndarray) -> np.ndarray:
-    """RMSE over the first axis (repeats), ignoring NaN (an estimator that failed in a repeat)."""
-    return np.sqrt(np.nanmean(np.square(err), axis=0))
 
 
 def repeat_matrix(df: pd.DataFrame, column: str, value_col: str = "err") -> pd.DataFrame:

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from . import verdict as V
-from .carlson2016_metrics import repeat_matrix, repeat_rmse
+from .carlson2016_metrics import repeat_matrix
 from .core import Estimate, NotRun
-from .stats import bootstrap_estimate, mean_estimate
+from .stats import bootstrap_estimate, mean_estimate, repeat_rmse
 
 # --------------------------------------------------------------------------- the truth bracket (Figs. 3, 4)
 

@@ -6,8 +6,7 @@ from bmrep.experiments.calibration.summary import (
     which_estimator,
     with_corrected_raise,
 )
-from bmrep.experiments.carlson2016.shards import concat_frames
-from bmrep.io import load_model, load_npz, write_csv, write_text
+from bmrep.io import concat_frames, load_model, load_npz, write_csv, write_text
 from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.calibration import plot_coverage, plot_rmse
 from bmrep.plotting.style import caption

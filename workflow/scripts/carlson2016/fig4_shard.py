@@ -4,8 +4,7 @@ import pandas as pd
 
 from bmrep.experiments.carlson2016.base import base_bias_for
 from bmrep.experiments.carlson2016.fig4 import fig4_run
-from bmrep.experiments.carlson2016.shards import frame_arrays
-from bmrep.io import load_model, load_npz, save_npz
+from bmrep.io import frame_arrays, load_model, load_npz, save_npz
 from bmrep.models.rbm import RBM
 from bmrep.pipeline.runtime import setup_job
 

@@ -12,7 +12,7 @@ counting every sweep an estimator makes (as in the paper's Fig. 3):
   so its log Z is biased up.
 - ``tempered``: one simulated-tempering run (sec. 2.3-2.4) of ``budget``
   sweeps in all (the optional AIS pass and the initial iterations included,
-  :func:`bmrep.experiments.carlson2016.tempered.init_sweeps_of`), read as RTS
+  :func:`bmrep.estimators.rbm_rts.init_sweeps_of`), read as RTS
   (eq. 12), TS (its non-Rao-Blackwellized form), TI Riemann, trapezoid and
   trapezoid corrected (Friel et al. 2014), TI-RB (eq. 21) and MBAR (Shirts &
   Chodera 2008, on the main run's samples thinned to ``mbar_max_samples``).
@@ -32,12 +32,12 @@ import numpy as np
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition
 from ...estimators.mbar import mbar_log_z
+from ...estimators.rbm_rts import DTYPES, budget_tempered_run
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.ti import ti_log_z
 from ...models.rbm import RBM
 from ...sampling.ladders import piecewise_betas
 from ...sampling.streams import ChainStreams
-from ..carlson2016.tempered import DTYPES, budget_tempered_run
 from . import GROUPS
 
 

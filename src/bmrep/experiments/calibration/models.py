@@ -1,7 +1,7 @@
 """The calibration study's models (issue 23): trained and random 784-H RBMs with their exact log Z.
 
 A model is named ``trained_784xH`` (PCD on binarised MNIST, the carlson2016
-recipe of :func:`bmrep.experiments.carlson2016.train.train_mnist_rbm`) or
+recipe of :func:`bmrep.learning.mnist_rbm.train_mnist_rbm`) or
 ``random_784xH_wS`` (W, b, c ~ N(0, S^2)). Each carries what every estimator
 needs: the base p1 (Carlson et al. 2016, sec. 2: Bernoullis matching the
 training data's marginals; for a random model, the marginals of exact samples),
@@ -18,10 +18,10 @@ import time
 import numpy as np
 
 from ...estimators.base import data_marginal_base_bias
+from ...learning.mnist_rbm import train_mnist_rbm
 from ...models.exact import rbm as exact
 from ...models.rbm import RBM
 from ...seeds import rng as make_rng
-from ..carlson2016.train import train_mnist_rbm
 from . import SECTION
 
 N_VISIBLE = 784

@@ -21,6 +21,7 @@ import pandas as pd
 from ...estimators.ais import ais_log_partition
 from ...estimators.base import base_log_partition, data_marginal_base_bias
 from ...estimators.mbar import mbar_log_z
+from ...estimators.rbm_rts import budget_tempered_run
 from ...estimators.reverse_ais import raise_log_partition
 from ...estimators.ti import ti_log_z, ti_rules
 from ...models.exact import rbm as exact
@@ -28,7 +29,6 @@ from ...models.rbm import RBM
 from ...sampling.ladders import linear_betas
 from ...sampling.streams import ChainStreams
 from ...seeds import rng as make_rng
-from .tempered import budget_tempered_run
 
 BASE_SAMPLES = 1000  # exact samples whose marginals (pseudo-count 1) give the base p1
 LOG_Z_METHODS = ("AIS", "RAISE", "RTS", "TS", "MBAR")

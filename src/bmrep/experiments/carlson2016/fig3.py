@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 
 from ...estimators.ais import ais_log_partition
+from ...estimators.rbm_rts import DTYPES, budget_tempered_run
 from ...estimators.reverse_ais import raise_log_partition
 from ...models.rbm import RBM
 from ...sampling.ladders import piecewise_betas
 from ...sampling.streams import ChainStreams
 from ...seeds import rng
 from .base import base_bias_for
-from .tempered import DTYPES, budget_tempered_run
 
 # The truth bracket: long AIS is a lower bound on log Z in expectation, long RAISE an upper one.
 TRUTH_METHODS = ("AIS", "RAISE")

@@ -7,12 +7,12 @@ import pandas as pd
 
 from ...estimators.base import base_log_partition
 from ...estimators.mbar import MBARConvergenceError, mbar_log_z
+from ...estimators.rbm_rts import DTYPES, rbm_tempered_run
 from ...estimators.rts import uniform_log_prior
 from ...estimators.ti import binned_moments, integrate_trapezoid
 from ...models.rbm import RBM
 from ...sampling.ladders import linear_betas
 from ...sampling.simulated_tempering import temperature_conditional
-from .tempered import DTYPES, rbm_tempered_run
 
 # Samples whose q(beta | x) are held at once for TI-RB (a (chunk, K) array).
 RB_CHUNK = 20000

@@ -1,8 +1,8 @@
 """One simulated-tempering run on an RBM with RTS estimates (Carlson et al. 2016, sec. 2.3-2.4).
 
-Shared by the exact check, Fig. 3, Fig. 4 and the calibration: the initial
-iterations of sec. 2.4, then one long run that continues from their last
-state (x, k) of every chain and is read at checkpoints. The initial
+The initial iterations of sec. 2.4, then one long run that continues from
+their last state (x, k) of every chain and is read at checkpoints: the RTS run
+of carlson2016 (its exact check, Figs. 3 and 4) and of the calibration study. The initial
 iterations' sweeps are part of the budget an RTS run is matched on
 (:func:`init_sweeps_of`, :func:`budget_tempered_run`).
 """
@@ -14,16 +14,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...estimators.ais import ais_log_partition
-from ...estimators.base import base_log_partition
-from ...estimators.rts import InitialIterations, TemperingStats, uniform_log_prior
-from ...estimators.rts_run import RTSRun
-from ...models.rbm import RBM
-from ...sampling.ladders import linear_betas
-from ...sampling.simulated_tempering import STRecord, rbm_step
-from ...sampling.streams import ChainStreams
-from ...sampling.tempered_rbm import TemperedRBMChains
-from ...seeds import rng as make_rng
+from ..models.rbm import RBM
+from ..sampling.ladders import linear_betas
+from ..sampling.simulated_tempering import STRecord, rbm_step
+from ..sampling.streams import ChainStreams
+from ..sampling.tempered_rbm import TemperedRBMChains
+from ..seeds import rng as make_rng
+from .ais import ais_log_partition
+from .base import base_log_partition
+from .rts import InitialIterations, TemperingStats, uniform_log_prior
+from .rts_run import RTSRun
 
 DTYPES = {"float32": np.float32, "float64": np.float64}
 
