@@ -25,13 +25,15 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"diagnostics"}), False),
     (frozenset({"experiments"}), False),
     (frozenset({"claims", "plotting"}), False),
+    # one folder per paper (its stages, claims and plots), on the shared claims and plotting
+    (frozenset({"papers"}), False),
     # the pipeline wing (bmrep.pipeline: the command line, job start, config checks, code digests, costs,
     # SLURM resources, timeline, publishing, result manifest, browser, trace): above all the science, which
     # never imports it; its modules import each other
     (frozenset({"pipeline"}), False),
 ]
-# Edges forbidden although they point down: experiments do no file I/O (HELPERS.md, issue 16).
-FORBIDDEN = frozenset({("experiments", "io")})
+# Edges forbidden although they point down: a paper's stages, claims and plots do no file I/O (issue 16).
+FORBIDDEN = frozenset({("experiments", "io"), ("papers", "io")})
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ code digest covers each of them.
 
 import pandas as pd
 
-from bmrep.claims import bruegge2013, calibration, carlson2016, salakhutdinov2010, saul1996, yokoyama2019
+from bmrep.claims import bruegge2013, calibration, carlson2016, salakhutdinov2010, yokoyama2019
 from bmrep.claims.summary import declared_rows
 from bmrep.io import write_csv
+from bmrep.papers.saul1996 import claims as saul1996
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)

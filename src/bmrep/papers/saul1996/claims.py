@@ -10,7 +10,7 @@ its inputs:
   named in ``settings["datasets"]``, one row per split and algorithm (digit):
   the seeded splits, each with its own networks, are the tables' repeats.
 
-The paper's numbers come from :mod:`bmrep.experiments.saul1996.paper_numbers`,
+The paper's numbers come from :mod:`bmrep.papers.saul1996.paper_numbers`,
 which the result tables also carry.
 """
 
@@ -20,14 +20,14 @@ import math
 
 import numpy as np
 
-from ..experiments.saul1996.paper_numbers import (
+from ...claims.core import Below, Between, Claim, Digits, Estimate, Results
+from ...claims.stats import mean_estimate, paired_difference
+from .paper_numbers import (
     PAPER_FIG2,
     PAPER_FIG5,
     PAPER_TABLE2,
     PAPER_TABLE3_ALL,
 )
-from .core import Below, Between, Claim, Digits, Estimate, Results
-from .stats import mean_estimate, paired_difference
 
 PAPER = "saul1996"
 FIG2_CLAIMS = {  # claim name -> (row of Figure 2's table, what it is)

@@ -1,7 +1,7 @@
 """The numbers Saul, Jaakkola & Jordan (1996) report: Figure 2, section 3, Tables 2 and 3.
 
 They are written into our result tables (``paper_value`` columns) and used by
-the claims (``bmrep.claims.saul1996``), so they live here, below both.
+the claims (``bmrep.papers.saul1996.claims``), so they live here, below both.
 """
 
 # Figure 2 caption: <ln(1+e^z)> for z ~ N(0,1), the minimum of bound (20) over xi, bound (20) at xi = 0.

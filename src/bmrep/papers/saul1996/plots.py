@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .style import finish, use_style
+from ...plotting.style import finish, use_style
 
 
 def plot_fig2(curve: pd.DataFrame, numbers: dict, path, caption_text: str) -> None:
