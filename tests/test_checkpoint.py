@@ -187,8 +187,8 @@ def test_rbm_training_resumes_bit_identically(tmp_path, case):
 
 def test_repeats_resume_between_and_inside_repeats(tmp_path, monkeypatch):
     """bruegge2013's repeat loop: the finished repeats' results and the running training are both resumed."""
-    from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
-    from bmrep.experiments.bruegge2013.train import learning_curves, train_models
+    from bmrep.papers.bruegge2013.benchmarks import make_benchmark
+    from bmrep.papers.bruegge2013.train import learning_curves, train_models
 
     bench = make_benchmark("bas", 11)
     recipe = {"algorithm": "pcd", "k": 1, "lr": 0.05, "n_updates": 60}

@@ -3,7 +3,7 @@
 Section 2.2: a generative binary RBM (gRBM) and its training data; trained
 RBMs (tRBM) with ``|H| = 4 + R`` hidden units in ``X(s)`` learn them by
 CD-1 with Adam, and the exact KLD (eq. 16) and log-likelihood (eq. 10) are
-recorded per epoch. Random streams: see :mod:`bmrep.experiments.yokoyama2019`.
+recorded per epoch. Random streams: see :mod:`bmrep.papers.yokoyama2019`.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from .core import Above, Below, Between, Claim, Estimate, NotRun
-from .stats import mean_estimate, paired_difference, proportion_difference, proportion_estimate
+from ...claims.core import Above, Below, Between, Claim, Estimate, NotRun
+from ...claims.stats import mean_estimate, paired_difference, proportion_difference, proportion_estimate
 
 PAPER = "bruegge2013"
 # Sec. 5.3: "needed on average to be sampled for 17.28 % fewer steps".

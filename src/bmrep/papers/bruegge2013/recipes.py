@@ -17,7 +17,7 @@ def learning_recipe(learning: dict, curve: dict, bench: str, alg: str, lr: float
     -------
     dict
         ``algorithm``, ``lr``, ``n_updates``, ``k``, ``n_temperatures``,
-        ``n_replicas``: the recipe :func:`bmrep.experiments.bruegge2013.train.train` reads.
+        ``n_replicas``: the recipe :func:`bmrep.papers.bruegge2013.train.train` reads.
     """
     recipe = {
         "algorithm": alg,

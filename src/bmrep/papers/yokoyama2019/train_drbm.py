@@ -3,7 +3,7 @@
 Section 3.2: DRBM of eq. (22) trained by AdaMax on exact gradients
 (eqs. 25-28) for ``s`` in {1, inf}, training and noisy-test
 misclassification per evaluated epoch. Random streams: see
-:mod:`bmrep.experiments.yokoyama2019`.
+:mod:`bmrep.papers.yokoyama2019`.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from itertools import pairwise
 
 import pandas as pd
 
-from .core import Above, Below, Claim, Digits, Estimate, NotRun, Results
-from .stats import paired_difference
+from ...claims.core import Above, Below, Claim, Digits, Estimate, NotRun, Results
+from ...claims.stats import paired_difference
 
 # Fig. 4 caption: |w*_s| for |H| = 2 hidden units and data correlation beta = 0.6.
 PAPER_W_STAR = {1.0: 0.6585, 2.0: 0.7834, 4.0: 0.8941, math.inf: 1.0887}

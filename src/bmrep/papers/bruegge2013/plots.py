@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .style import finish, use_style
+from ...plotting.style import finish, use_style
 
 SIZE_STYLE = {2: dict(color="black", ls="-"), 3: dict(color="tab:red", ls="--"), 4: dict(color="tab:blue", ls=":")}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from .style import band, finish, use_style
+from ...plotting.style import band, finish, use_style
 
 S_ORDER = ["1", "2", "4", "inf"]
 S_COLORS = {"1": "tab:blue", "2": "tab:orange", "4": "tab:green", "inf": "tab:red"}
