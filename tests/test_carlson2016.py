@@ -6,14 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.experiments.carlson2016.base import base_bias_for
-from bmrep.experiments.carlson2016.fig1 import fig1_exact_log_z, fig1_seed
-from bmrep.experiments.carlson2016.fig2 import fig2_gaussian_mixture_repeat, fig2_reference
-from bmrep.experiments.carlson2016.fig3 import fig3_repeat, fig3_truth_run, repeat_budgets
-from bmrep.experiments.carlson2016.fig4 import fig4_run, rao_blackwell_ti
 from bmrep.io import concat_frames, frame_arrays
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
+from bmrep.papers.carlson2016.base import base_bias_for
+from bmrep.papers.carlson2016.fig1 import fig1_exact_log_z, fig1_seed
+from bmrep.papers.carlson2016.fig2 import fig2_gaussian_mixture_repeat, fig2_reference
+from bmrep.papers.carlson2016.fig3 import fig3_repeat, fig3_truth_run, repeat_budgets
+from bmrep.papers.carlson2016.fig4 import fig4_run, rao_blackwell_ti
 from bmrep.pipeline.code_digest import library_files
 
 SEED = 20261121
@@ -168,9 +168,9 @@ def test_training_job_imports_no_estimator_it_does_not_run():
 
 
 def test_each_job_imports_only_its_own_stage():
-    assert "experiments/carlson2016/fig5.py" not in _files("fig3_shard.py")
-    assert "experiments/carlson2016/summaries.py" not in _files("fig3_shard.py")
-    assert "experiments/carlson2016/fig3.py" not in _files("fig3.py")  # the aggregate reads the shards
+    assert "papers/carlson2016/fig5.py" not in _files("fig3_shard.py")
+    assert "papers/carlson2016/summaries.py" not in _files("fig3_shard.py")
+    assert "papers/carlson2016/fig3.py" not in _files("fig3.py")  # the aggregate reads the shards
     assert not any(f.startswith("experiments/") for f in _files("claims.py"))
     assert not {"estimators/mbar.py", "estimators/ti.py", "estimators/reverse_ais.py"} & _files("fig1.py")
 

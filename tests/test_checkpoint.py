@@ -233,7 +233,7 @@ def test_a_foreign_checkpoint_restarts_the_training_from_update_0(tmp_path):
 
 def test_carlson2016_fig5_training_resumes_bit_identically(tmp_path):
     """Fig. 5's tempered training (persistent tempered chains, running RTS log Z, AIS checkpoints) resumes exactly."""
-    from bmrep.experiments.carlson2016.fig5 import fig5_track_training
+    from bmrep.papers.carlson2016.fig5 import fig5_track_training
 
     g = np.random.default_rng(0)
     X = (g.random((60, 12)) < 0.3).astype(np.float64)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import NullFormatter
 
-from .style import band, finish, plain_log, use_style
+from ...plotting.style import band, finish, plain_log, use_style
 
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_fig5", "plot_exact_check"]
 
@@ -31,7 +31,7 @@ def plot_fig1(
     stopping statistic ``K max_k |r_k - c_k|`` (the rule stops below 0.1).
     Column 4: the error of log Z_K (beta = 1) against the sweeps per chain,
     through the initial iterations and the RB chains' main run (``main``,
-    :func:`bmrep.experiments.carlson2016.fig1.fig1_seed`), mean +- s.e. over
+    :func:`bmrep.papers.carlson2016.fig1.fig1_seed`), mean +- s.e. over
     seeds, and every seed's error after the iterations and after the main run.
     """
     use_style()
@@ -248,7 +248,7 @@ def plot_fig5(df: pd.DataFrame, path, caption_text: str) -> None:
 def plot_exact_check(summary: pd.DataFrame, path, caption_text: str) -> None:
     """Exact check: mean error (+- one standard error over replicates) of every estimator, per weight scale.
 
-    ``summary`` is :func:`bmrep.experiments.carlson2016.summaries.exact_check_summary`'s
+    ``summary`` is :func:`bmrep.papers.carlson2016.summaries.exact_check_summary`'s
     table; TI rules' errors are against the same rule on the exact integrand.
     """
     use_style()

@@ -48,7 +48,7 @@ def replicate_shard(
     replicates : iterable of int
         This shard's replicate indices.
     settings, seed
-        See :func:`bmrep.experiments.calibration.estimators.run_group`.
+        See :func:`bmrep.papers.calibration.estimators.run_group`.
 
     Returns
     -------

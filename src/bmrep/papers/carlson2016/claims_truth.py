@@ -4,7 +4,7 @@ Fig. 3's truth is a bracket, long AIS (a lower bound in expectation) and long
 RAISE (an upper one), and a comparison with it is decided only when its
 verdict is the same with the truth at either end (:func:`bracket_closure`).
 Fig. 4's RMSE is taken against the same bracket's midpoint over independent
-runs per K. The other metrics are :mod:`bmrep.claims.carlson2016_metrics`.
+runs per K. The other metrics are :mod:`bmrep.papers.carlson2016.claims_metrics`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from . import verdict as V
-from .carlson2016_metrics import repeat_matrix
-from .core import Estimate, NotRun
-from .stats import bootstrap_estimate, mean_estimate, repeat_rmse
+from ...claims import verdict as V
+from ...claims.core import Estimate, NotRun
+from ...claims.stats import bootstrap_estimate, mean_estimate, repeat_rmse
+from .claims_metrics import repeat_matrix
 
 # --------------------------------------------------------------------------- the truth bracket (Figs. 3, 4)
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .core import Above, Between, Claim, NotRun
-from .stats import bootstrap_estimate, mean_estimate, proportion_estimate, repeat_rmse
+from ...claims.core import Above, Between, Claim, NotRun
+from ...claims.stats import bootstrap_estimate, mean_estimate, proportion_estimate, repeat_rmse
 
 PAPER = "calibration"
 JENSEN = Between(-0.1, 0.1)
@@ -50,7 +50,7 @@ def _rows(r, model: str | None, method: str, sweeps: int | None = None) -> pd.Da
     return d.sort_values("replicate", kind="stable")
 
 
-# Where RAISE's reverse chains start (experiments/calibration/models.py).
+# Where RAISE's reverse chains start (papers/calibration/models.py).
 RAISE_START = {True: "MNIST test images", False: "exact samples of the model"}
 
 

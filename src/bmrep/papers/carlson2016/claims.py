@@ -2,14 +2,15 @@
 
 Each claim names its id, kind, threshold and the paper's value; its metric
 (which tables it reads, what the estimate is made of, and what is not run
-yet) is in :mod:`bmrep.claims.carlson2016_metrics`.
+yet) is in :mod:`bmrep.papers.carlson2016.claims_metrics`.
 """
 
 from __future__ import annotations
 
 import math
 
-from .carlson2016_metrics import (
+from ...claims.core import Above, Below, Between, Claim
+from .claims_metrics import (
     FIG1_ITERATIONS,
     FIG1_STOP_WITHIN,
     beats_frozen_tracker,
@@ -22,8 +23,7 @@ from .carlson2016_metrics import (
     stops_within_10,
     tracks_ais,
 )
-from .carlson2016_truth import fig3_mean_vs_truth, fig3_rts_beats_ais, rts_insensitive_to_k, ti_error_grows_as_k_shrinks
-from .core import Above, Below, Between, Claim
+from .claims_truth import fig3_mean_vs_truth, fig3_rts_beats_ais, rts_insensitive_to_k, ti_error_grows_as_k_shrinks
 
 PAPER = "carlson2016"
 

@@ -9,7 +9,7 @@ repeat), ``fig2_reference`` (one row per TI rule and reference run),
 per run), ``fig4_estimates`` (one row per independent run, K and method) and
 ``fig5`` (the training trace with its AIS checkpoints), and returns an
 :class:`Estimate` (or raises :class:`NotRun`). The declarations that judge
-them are :mod:`bmrep.claims.carlson2016`. Comparisons with the truth of
+them are :mod:`bmrep.papers.carlson2016.claims`. Comparisons with the truth of
 Figs. 3 and 4 follow the bracket's closure rule (:func:`bracket_closure`).
 """
 
@@ -20,8 +20,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from .core import Estimate, NotRun
-from .stats import bootstrap_estimate, mean_estimate, paired_difference, proportion_estimate, repeat_rmse
+from ...claims.core import Estimate, NotRun
+from ...claims.stats import bootstrap_estimate, mean_estimate, paired_difference, proportion_estimate, repeat_rmse
 
 ISSUE = "issue 20"
 

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .style import finish, plain_log, use_style
+from ...plotting.style import finish, plain_log, use_style
 
 MARKERS = {"AIS": "o", "RAISE": "v", "RAISE-corrected": "*", "RTS": "s", "TS": "D", "TI-riemann": "<",
            "TI-trapezoid": ">", "TI-trapezoid-corrected": "^", "TI-RB": "P", "MBAR": "X"}  # fmt: skip
@@ -30,12 +30,12 @@ def plot_rmse(summary: pd.DataFrame, x: str, path, caption_text: str, note: str 
     Parameters
     ----------
     summary : DataFrame
-        :func:`bmrep.experiments.calibration.summary.calibration_summary`'s table.
+        :func:`bmrep.papers.calibration.summary.calibration_summary`'s table.
     x : {"sweeps", "cpu_seconds"}
         The abscissa: Gibbs sweeps per chain, or the mean CPU seconds of one run.
     note : str, optional
         A sentence drawn above the panels (the run's recommendation,
-        :func:`~bmrep.experiments.calibration.summary.which_estimator`).
+        :func:`~bmrep.papers.calibration.summary.which_estimator`).
     """
     use_style()
     models = list(dict.fromkeys(summary["model"]))

@@ -16,7 +16,7 @@ import pandas as pd
 from . import CORRECTED_RAISE, COVERAGE_Z, METHODS
 
 BY = ["model", "method", "sweeps"]
-TRUSTED_COVERAGE = 0.85  # the coverage claims' threshold (claims/calibration.py): an error bar to be trusted
+TRUSTED_COVERAGE = 0.85  # the coverage claims' threshold (papers/calibration/claims.py): an error bar to be trusted
 # Published test log-likelihoods of MNIST models (shown beside ours, not claimed; issue 23 item 5).
 PUBLISHED = [
     {"model": "RBM 784-500, CD-25", "test_log_likelihood": -86.34,
@@ -75,7 +75,7 @@ def calibration_summary(table: pd.DataFrame, n_chains: int) -> pd.DataFrame:
     Parameters
     ----------
     table : DataFrame
-        The shards' rows (:data:`bmrep.experiments.calibration.replicates.COLUMNS`),
+        The shards' rows (:data:`bmrep.papers.calibration.replicates.COLUMNS`),
         with the corrected RAISE's (:func:`with_corrected_raise`) if it is to be shown.
     n_chains : int
         Chains per estimate (RAISE's per-chain Jensen gap).
@@ -162,7 +162,7 @@ def likelihood_table(models: list[dict]) -> pd.DataFrame:
     Parameters
     ----------
     models : list of dict
-        The trained models' metadata (:func:`bmrep.experiments.calibration.models.build_model`).
+        The trained models' metadata (:func:`bmrep.papers.calibration.models.build_model`).
 
     Returns
     -------
