@@ -23,7 +23,6 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"estimators", "meanfield"}), False),
     (frozenset({"learning"}), False),
     (frozenset({"diagnostics"}), False),
-    (frozenset({"experiments"}), False),
     (frozenset({"claims", "plotting"}), False),
     # one folder per paper (its stages, claims and plots), on the shared claims and plotting
     (frozenset({"papers"}), False),
@@ -33,7 +32,7 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"pipeline"}), False),
 ]
 # Edges forbidden although they point down: a paper's stages, claims and plots do no file I/O (issue 16).
-FORBIDDEN = frozenset({("experiments", "io"), ("papers", "io")})
+FORBIDDEN = frozenset({("papers", "io")})
 
 
 @dataclass(frozen=True)

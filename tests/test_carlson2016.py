@@ -1,4 +1,4 @@
-"""carlson2016 experiments: small end-to-end runs, shard tables, import closures (exact check: *_rules.py)."""
+"""carlson2016's stages: small end-to-end runs, shard tables, import closures (exact check: *_rules.py)."""
 
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from bmrep.pipeline.code_digest import library_files
 SEED = 20261121
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts" / "carlson2016"
-PACKAGE = ROOT / "src" / "bmrep" / "experiments" / "carlson2016"
+PACKAGE = ROOT / "src" / "bmrep" / "papers" / "carlson2016"
 
 
 def test_fig1_on_an_enumerable_rbm():
@@ -171,18 +171,28 @@ def test_each_job_imports_only_its_own_stage():
     assert "papers/carlson2016/fig5.py" not in _files("fig3_shard.py")
     assert "papers/carlson2016/summaries.py" not in _files("fig3_shard.py")
     assert "papers/carlson2016/fig3.py" not in _files("fig3.py")  # the aggregate reads the shards
-    assert not any(f.startswith("experiments/") for f in _files("claims.py"))
+    claims_job = {f for f in _files("claims.py") if f.startswith("papers/")}
+    assert claims_job == {"papers/__init__.py", "papers/carlson2016/__init__.py", "papers/carlson2016/claims.py",
+                          "papers/carlson2016/claims_metrics.py", "papers/carlson2016/claims_truth.py"}  # fmt: skip
     assert not {"estimators/mbar.py", "estimators/ti.py", "estimators/reverse_ais.py"} & _files("fig1.py")
 
 
-def test_experiments_do_no_file_io_and_import_no_claims_or_plotting():
+def test_stages_do_no_file_io_and_import_no_claims_or_plotting():
+    """The paper's stages import neither its claims nor its plots (nor the shared ones); none of its modules
+    opens a file."""
     import ast
 
-    for path in PACKAGE.glob("*.py"):
+    paths = sorted(PACKAGE.glob("*.py"))
+    assert {"fig1.py", "claims.py", "plots.py"} <= {p.name for p in paths}
+    for path in paths:
+        stage = not path.name.startswith(("claims", "plots"))
+        banned = {"io", "claims", "plotting", "plots"} if stage else {"io"}
+        banned |= {m.stem for m in paths if m.stem.startswith(("claims", "plots"))} if stage else set()
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                assert not {"io", "claims", "plotting"} & set((node.module or "").split(".")), (path.name, node.module)
+                named = {*(node.module or "").split("."), *(a.name for a in node.names)}
+                assert not banned & named, (path.name, node.module)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id != "open", path.name
         # no lazy imports: every import is at module level

@@ -35,7 +35,7 @@ RAISE_ABOVE = Above(0.0)
 COVERAGE = Above(0.85)
 STATED_ERROR = ("AIS", "RAISE", "RTS", "TS", "MBAR")  # the estimators that report a standard error
 RTS_MATCHES_AIS = Between(-0.05, 0.05)
-CORRECTED_RAISE = "RAISE-corrected"  # experiments/calibration: RAISE minus each chain's Jensen gap
+CORRECTED_RAISE = "RAISE-corrected"  # papers/calibration/summary.py: RAISE minus each chain's Jensen gap
 
 
 def _rows(r, model: str | None, method: str, sweeps: int | None = None) -> pd.DataFrame:

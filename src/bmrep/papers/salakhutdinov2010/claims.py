@@ -22,18 +22,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from bmrep.experiments.salakhutdinov2010.summaries import (
+from ...claims.core import Above, Below, Between, Claim, Close, Estimate, NotRun
+from ...claims.stats import independent_difference, mean_estimate, proportion_estimate
+from .claims_ais import check_same_instrument, exact_diagnostics, stated_vs_spread
+from .claims_table1 import beats, cast_minus_sap_sd, table1_bound
+from .summaries import (
     CALIBRATION_TOLERANCE,
     CONTROL_ORDERINGS,
     CONTROLS,
     ORDERINGS,
     PAPER_TABLE1,
 )
-
-from .core import Above, Below, Between, Claim, Close, Estimate, NotRun
-from .salakhutdinov2010_ais import check_same_instrument, exact_diagnostics, stated_vs_spread
-from .salakhutdinov2010_table1 import beats, cast_minus_sap_sd, table1_bound
-from .stats import independent_difference, mean_estimate, proportion_estimate
 
 PAPER = "salakhutdinov2010"
 # Figure 2: the start partition X4 = (-1,-1) and the data's partition X1 = (1,1), 1-based as in fig2.csv.

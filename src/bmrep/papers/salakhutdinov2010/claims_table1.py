@@ -2,7 +2,7 @@
 
 Beside them, the details: AIS replicates and ESS, CAST's fast chains, the variants run beside CAST.
 
-The metrics of :mod:`bmrep.claims.salakhutdinov2010`'s Table 1 claims; ``r`` is the claims' view of the run
+The metrics of :mod:`bmrep.papers.salakhutdinov2010.claims`'s Table 1 claims; ``r`` is the claims' view of the run
 (``finals``, ``curves``, ``ladder_check``, ``runs_checks``, ``instrument_checks``,
 ``cast_occupancy``/``cast_swaps``/``cast_swap_comparison``).
 """
@@ -14,13 +14,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from bmrep.experiments.salakhutdinov2010.summaries import VARIANT_ORDERINGS, VARIANTS
-from bmrep.experiments.salakhutdinov2010.tempering import OCCUPANCY_BAND, second_half
-
-from .core import Estimate, NotRun
-from .salakhutdinov2010_ais import instrument_check_details, ladder_check_details, runs_check_details
-from .stats import mean_estimate, paired_difference
-from .verdict import needed_repeats_t
+from ...claims.core import Estimate, NotRun
+from ...claims.stats import mean_estimate, paired_difference
+from ...claims.verdict import needed_repeats_t
+from .claims_ais import instrument_check_details, ladder_check_details, runs_check_details
+from .summaries import VARIANT_ORDERINGS, VARIANTS
+from .tempering import OCCUPANCY_BAND, second_half
 
 PAPER_UPDATES = 200000  # the paper's joint training (section 8); it sees its differences towards its end
 

@@ -1,6 +1,6 @@
 """How the AIS of Salakhutdinov (2010) did, as claim details: calibration drift, ladders, stated vs replicate errors.
 
-Used by :mod:`bmrep.claims.salakhutdinov2010` (the AIS calibration claim, and
+Used by :mod:`bmrep.papers.salakhutdinov2010.claims` (the AIS calibration claim, and
 the ladder check in the details of Table 1's orderings).
 """
 
@@ -10,10 +10,9 @@ import math
 
 import numpy as np
 
-from bmrep.experiments.salakhutdinov2010.evaluation import MIN_ESS_STDERR
-from bmrep.experiments.salakhutdinov2010.instrument_check import LONG_LADDER_TOLERANCE
-
-from .core import NotRun
+from ...claims.core import NotRun
+from .evaluation import MIN_ESS_STDERR
+from .instrument_check import LONG_LADDER_TOLERANCE
 
 
 def drift_onset(profile: list[dict], tol: float = 0.1) -> float | None:
@@ -129,7 +128,7 @@ def ladder_check_details(table, a: str, b: str | None = None) -> str:
 def runs_check_details(checks: list[dict], finals: list[dict], algorithm: str) -> str:
     """Seed 0's log Z pooled over the runs check's replicates against Table 1's, and how the bound would move.
 
-    ``checks`` are :func:`bmrep.experiments.salakhutdinov2010.runs_check.runs_check` records.
+    ``checks`` are :func:`bmrep.papers.salakhutdinov2010.runs_check.runs_check` records.
     """
     c = next((x for x in checks or [] if x["algorithm"] == algorithm), None)
     if c is None:

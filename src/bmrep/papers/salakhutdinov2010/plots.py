@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 from scipy import stats
 
-from .style import band, finish, updates_ticks, use_style
+from ...plotting.style import band, finish, updates_ticks, use_style
 
 COLORS = {
     "Gibbs": "tab:blue",
@@ -238,11 +238,11 @@ def plot_cast_tempering(
     swap, the fraction of fast chains that reached the lowest beta since the
     previous swap and the fraction of pairs swapped (a fresh beta = 1 state).
     ``noswap`` (occupancy rows of CAST-noswap) and ``comparison``
-    (:func:`bmrep.experiments.salakhutdinov2010.tempering.swap_comparison`) add
+    (:func:`bmrep.papers.salakhutdinov2010.tempering.swap_comparison`) add
     a row per seed in ``comparison``: with against without swapping, the
     levels' shares over the second half, two levels' log-weights over training
     and every level's log-weight at the end. ``first_reach`` (CAST-perchain:
-    :func:`bmrep.experiments.salakhutdinov2010.tempering.first_reach_table`)
+    :func:`bmrep.papers.salakhutdinov2010.tempering.first_reach_table`)
     marks the weights as per chain (their mean drawn in the middle) and adds,
     right, the fraction of fast chains whose own weights had let them reach
     the lowest beta by each update.
