@@ -1,4 +1,4 @@
-"""Brügge, Fischer & Igel (2013), the flip-the-state operator T against Gibbs G: experiments.
+"""Brügge, Fischer & Igel (2013), the flip-the-state operator T against Gibbs G: stages, claims, plots.
 
 Pure functions from settings (plain dicts, parts of the paper's config
 section) and seeds to arrays and data frames; the workflow scripts in
@@ -19,6 +19,7 @@ per pipeline stage (spec section 5), so a job imports only the code it runs:
   Modes (Tables 3 and 4).
 * :mod:`.summaries`: the tables (Fig. 3 fractions, Tables 1 to 4) from the
   shards.
+* :mod:`.claims`: the paper's claims; :mod:`.plots`: its figures.
 
 Random streams are keyed by (target, benchmark, repeat, chain), never by the
 operator or the learning rate, so that G and T (and the learning rates) of

@@ -11,6 +11,7 @@ against the truth rather than against another estimate.
 - :mod:`.estimators`: one run of an estimator group (AIS, RAISE or one tempered run) at one budget.
 - :mod:`.replicates`: a shard's replicates, with errors and coverage against the exact value.
 - :mod:`.summary`: bias, RMSE, coverage and CPU seconds per (model, estimator, budget).
+- :mod:`.claims`: the study's claims; :mod:`.plots`: its figures.
 
 Nothing is imported here: a job's import closure holds only the stage it runs.
 """

@@ -1,4 +1,4 @@
-"""Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC: experiments.
+"""Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC: stages, claims, plots.
 
 Pure functions from settings (plain dicts, parts of the paper's config
 section) and seeds to arrays and data frames; the workflow scripts in
@@ -16,6 +16,8 @@ One module per pipeline stage, so a job imports only the code it runs:
   small DBM trained like the large ones) and the eq. (3) bound against the exact likelihood.
 * :mod:`.summaries`: Table 1 from the evaluations.
 * :mod:`.common`: the data split and the paper's keyed random streams.
+* :mod:`.claims` (metrics in :mod:`.claims_table1` and :mod:`.claims_ais`): the paper's claims;
+  :mod:`.plots`: its figures.
 
 This file imports nothing: Python runs it for every module of the package.
 """

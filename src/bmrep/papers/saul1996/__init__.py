@@ -1,4 +1,4 @@
-"""Saul, Jaakkola & Jordan (1996): the experiments, one module per pipeline stage.
+"""Saul, Jaakkola & Jordan (1996): the paper's stages (one module each), claims and plots.
 
 - ``paper_numbers``: the paper's numbers shown beside ours (and claimed on).
 - ``fig2``: the logistic-expectation bound of Figure 2.
@@ -7,6 +7,7 @@
 - ``tables``: Tables 1-3 of one split from the ten networks' test bounds, with baselines;
   combined over the seeded splits (the repeats).
 - ``summaries``: Figure 5's shards merged and summarised.
+- ``claims``: the paper's claims (spec section 1); ``plots``: its figures.
 
 Pure functions from settings (and seeded generators) to arrays and tables; the
 workflow scripts in ``workflow/scripts/saul1996/`` read inputs, call these and

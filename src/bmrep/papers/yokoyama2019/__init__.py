@@ -1,4 +1,4 @@
-"""Experiments of Yokoyama, Katsumata & Yasuda (2019): Figs. 2, 3, 4 and 6.
+"""Yokoyama, Katsumata & Yasuda (2019), Figs. 2, 3, 4 and 6: the stages, claims and plots.
 
 Split by pipeline stage, so that a job imports only what it runs:
 
@@ -7,7 +7,8 @@ Split by pipeline stage, so that a job imports only what it runs:
 * :mod:`.train_drbm` -- one shard of Fig. 6 (discriminative RBM on noisy MNIST);
 * :mod:`.toy` -- Fig. 4 (the toy model of section 2.3, no training);
 * :mod:`.summaries` -- merged shards to per-epoch and final-epoch tables;
-* :mod:`.s_values` -- the hidden resolution ``s`` as configured and as labelled.
+* :mod:`.s_values` -- the hidden resolution ``s`` as configured and as labelled;
+* :mod:`.claims` -- the paper's claims; :mod:`.plots` -- its figures.
 
 Pure functions from settings (and the root seed) to arrays and tables; the
 workflow scripts read the config and the files and write the outputs.
