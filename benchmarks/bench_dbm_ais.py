@@ -5,7 +5,7 @@ Most of the default profile's salakhutdinov2010 core-minutes are AIS steps
 DBM over {v, h2} with h1 summed out). One step is a Gibbs sweep h1 | (v, h2),
 then v, h2 | h1, plus the weight increment, which reuses the sweep's product
 ``v W1 + h2 W2^T``: four dense products in all. Two shapes, as the pipeline
-runs them (:func:`bmrep.experiments.salakhutdinov2010.evaluation.ais_replicates`,
+runs them (:func:`bmrep.papers.salakhutdinov2010.evaluation.ais_replicates`,
 float32 chains, float64 log weights, replicates annealed as blocks of one set
 of chains):
 
@@ -28,8 +28,8 @@ import numpy as np
 from _timing import best_of, write_table
 from threadpoolctl import threadpool_limits
 
-from bmrep.experiments.salakhutdinov2010.evaluation import ais_replicates
 from bmrep.models.dbm import DBM
+from bmrep.papers.salakhutdinov2010.evaluation import ais_replicates
 from bmrep.pipeline.runtime import keep_freed_memory
 
 keep_freed_memory()  # the malloc settings of every pipeline job (bmrep.pipeline.runtime.setup_job)

@@ -21,10 +21,10 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from bmrep.experiments.bruegge2013.autocorrelation import energy_traces
-from bmrep.experiments.bruegge2013.models import unstack_models
-from bmrep.experiments.bruegge2013.operators import OPERATORS
 from bmrep.io import load_npz
+from bmrep.papers.bruegge2013.autocorrelation import energy_traces
+from bmrep.papers.bruegge2013.models import unstack_models
+from bmrep.papers.bruegge2013.operators import OPERATORS
 from bmrep.sampling.streams import ChainStreams
 
 SEED, REPEATS, CHAINS = 20261129, 3, (1, 4)

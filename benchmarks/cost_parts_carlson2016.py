@@ -24,12 +24,12 @@ import numpy as np
 import yaml
 from threadpoolctl import threadpool_limits
 
-import bmrep.experiments.carlson2016.fig4 as f4
-import bmrep.experiments.carlson2016.fig5 as f5
-from bmrep.experiments.carlson2016.base import base_bias_for
-from bmrep.experiments.carlson2016.train import train_mnist_rbm
+import bmrep.papers.carlson2016.fig4 as f4
+import bmrep.papers.carlson2016.fig5 as f5
 from bmrep.io import load_model, load_npz
+from bmrep.learning.mnist_rbm import train_mnist_rbm
 from bmrep.models.rbm import RBM
+from bmrep.papers.carlson2016.base import base_bias_for
 
 SEED = 20261121
 

@@ -4,7 +4,7 @@ The measurement behind ``salakhutdinov2010.evaluation.final_ais`` of each profil
 instrument").
 
 Not a ``bench_*`` script (``make bench`` does not run it). Each candidate is the final AIS of Table 1 as
-``bmrep.experiments.salakhutdinov2010.evaluation.independent_replicates`` runs it (the same code Table 1 and the
+``bmrep.papers.salakhutdinov2010.evaluation.independent_replicates`` runs it (the same code Table 1 and the
 calibration use): ``R`` independent replicates of ``n_runs`` runs each, on the DBM's own AIS base. What Table 1
 reports is the estimate that pools ``POOL`` replicates' runs (``log mean exp`` of all their weights), so the error
 that decides is that of disjoint pools of ``POOL`` replicates against the exact log Z: mean +- s.e. over the
@@ -35,9 +35,9 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from bmrep.estimators.ais import effective_sample_size, log_mean_exp
-from bmrep.experiments.salakhutdinov2010.evaluation import independent_replicates
-from bmrep.experiments.salakhutdinov2010.exact_check import model_from_arrays
 from bmrep.io import load_npz, read_json
+from bmrep.papers.salakhutdinov2010.evaluation import independent_replicates
+from bmrep.papers.salakhutdinov2010.exact_check import model_from_arrays
 
 SEED = 20261204  # the benchmark's own streams: none of a profile's estimates is reused
 # name -> (state, schedule, n_betas, n_runs, dtype). "vh2": AIS over {v, h2} with h1 summed out; "h1": over h1

@@ -23,15 +23,19 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"estimators", "meanfield"}), False),
     (frozenset({"learning"}), False),
     (frozenset({"diagnostics"}), False),
-    (frozenset({"experiments"}), False),
     (frozenset({"claims", "plotting"}), False),
+    # one folder per paper (its stages, claims and plots), on the shared claims and plotting
+    (frozenset({"papers"}), False),
     # the pipeline wing (bmrep.pipeline: the command line, job start, config checks, code digests, costs,
     # SLURM resources, timeline, publishing, result manifest, browser, trace): above all the science, which
     # never imports it; its modules import each other
     (frozenset({"pipeline"}), False),
 ]
-# Edges forbidden although they point down: experiments do no file I/O (HELPERS.md, issue 16).
-FORBIDDEN = frozenset({("experiments", "io")})
+# Units made of independent parts (the component below the unit): a part never imports another part of its unit.
+# A paper never imports another paper; what two papers share moves down into the shared layers (issue 66).
+INDEPENDENT_PARTS = frozenset({"papers"})
+# Edges forbidden although they point down: a paper's stages, claims and plots do no file I/O (issue 16).
+FORBIDDEN = frozenset({("papers", "io")})
 
 
 @dataclass(frozen=True)
@@ -103,12 +107,22 @@ def layer_of(u: str, layers=LAYERS) -> int | None:
     return next((k for k, (units, _) in enumerate(layers) if u in units), None)
 
 
-def violations(package_dir: Path, layers=LAYERS, forbidden=FORBIDDEN) -> list[Violation]:
-    """Imports of a higher layer, of a sibling that must stay independent, or of a forbidden unit."""
+def part(dotted: str) -> str | None:
+    """The component below the unit (``bmrep.papers.carlson2016.fig3`` -> ``carlson2016``), None for the unit itself."""
+    parts = dotted.split(".")
+    return parts[2] if len(parts) > 2 else None
+
+
+def violations(package_dir: Path, layers=LAYERS, forbidden=FORBIDDEN, independent=INDEPENDENT_PARTS) -> list[Violation]:
+    """Imports of a higher layer, of a sibling that must stay independent, of a forbidden unit, or of another
+    part of a unit whose parts are independent (one paper importing another)."""
     out = []
     for imp in all_imports(package_dir):
         a, b = unit(imp.module, package_dir), unit(imp.target, package_dir)
         if a == b:
+            pa, pb = part(imp.module), part(imp.target)
+            if a in independent and pa is not None and pb is not None and pa != pb:
+                out.append(Violation(imp.module, imp.line, imp.target, f"{a} {pa} and {pb} are independent"))
             continue
         la, lb = layer_of(a, layers), layer_of(b, layers)
         if la is None or lb is None:

@@ -14,10 +14,10 @@ import pytest
 
 from bmrep.estimators.ais import ais_log_partition, ais_log_weights
 from bmrep.estimators.dbm_ais import batch_rows_exact, data_base_biases
-from bmrep.experiments.salakhutdinov2010 import evaluation
-from bmrep.experiments.salakhutdinov2010.evaluation import ais_replicates, estimate_log_z, replicated_log_z
 from bmrep.models.dbm import DBM
 from bmrep.models.rbm import RBM
+from bmrep.papers.salakhutdinov2010 import evaluation
+from bmrep.papers.salakhutdinov2010.evaluation import ais_replicates, estimate_log_z, replicated_log_z
 from bmrep.sampling.ladders import piecewise_betas
 from bmrep.sampling.streams import ChainStreams
 from bmrep.seeds import rng as keyed_rng

@@ -10,18 +10,18 @@ from scipy import stats
 from scipy.special import expit
 
 from bmrep.datasets.toys import BASIC_MODES
-from bmrep.experiments.bruegge2013 import (
+from bmrep.models.exact.rbm import joint_probabilities
+from bmrep.models.rbm import RBM
+from bmrep.papers.bruegge2013 import (
     benchmarks,
     class_changes,
     recipes,
     summaries,
     train,
 )
-from bmrep.experiments.bruegge2013.common import DATA_KEYS
-from bmrep.experiments.bruegge2013.models import unstack_models
-from bmrep.experiments.bruegge2013.slem import slem_study
-from bmrep.models.exact.rbm import joint_probabilities
-from bmrep.models.rbm import RBM
+from bmrep.papers.bruegge2013.common import DATA_KEYS
+from bmrep.papers.bruegge2013.models import unstack_models
+from bmrep.papers.bruegge2013.slem import slem_study
 from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
 from bmrep.sampling.streams import ChainStreams
 from bmrep.sampling.transition_matrix import slem, sweep_transition_matrix

@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.experiments.calibration import estimators as est
-from bmrep.experiments.calibration.models import build_model, model_name, parse_model_name
-from bmrep.experiments.calibration.replicates import replicate_shard
-from bmrep.experiments.calibration.summary import calibration_summary, which_estimator, with_corrected_raise
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
+from bmrep.papers.calibration import estimators as est
+from bmrep.papers.calibration.models import build_model, model_name, parse_model_name
+from bmrep.papers.calibration.replicates import replicate_shard
+from bmrep.papers.calibration.summary import calibration_summary, which_estimator, with_corrected_raise
 from testsystems import random_rbm
 
 RUN = {"n_chains": 100, "dtype": "float64", "K": 20, "init": "flat", "init_iterations": 2, "init_sweeps": 20,

@@ -4,18 +4,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bmrep.estimators.rbm_rts import init_sweeps_of, rbm_tempered_run
 from bmrep.estimators.rts import uniform_log_prior
-from bmrep.experiments.carlson2016.base import base_bias_for
-from bmrep.experiments.carlson2016.exact_check import (
+from bmrep.models.exact import all_states
+from bmrep.models.exact import rbm as exact
+from bmrep.papers.carlson2016.base import base_bias_for
+from bmrep.papers.carlson2016.exact_check import (
     COLUMNS,
     LOG_Z_METHODS,
     TI_METHODS,
     exact_check_model,
     exact_check_shard,
 )
-from bmrep.experiments.carlson2016.tempered import init_sweeps_of, rbm_tempered_run
-from bmrep.models.exact import all_states
-from bmrep.models.exact import rbm as exact
 from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.simulated_tempering import rbm_step
 from testsystems import random_rbm

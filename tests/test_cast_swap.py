@@ -22,10 +22,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_comparison
 from bmrep.learning.dbm_samplers import CONTROL, NOSWAP, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import DBM
+from bmrep.papers.salakhutdinov2010.tempering import occupancy_table, swap_comparison
 from bmrep.sampling.streams import ChainStreams
 from bmrep.seeds import rng as keyed_rng
 

@@ -187,8 +187,8 @@ def test_rbm_training_resumes_bit_identically(tmp_path, case):
 
 def test_repeats_resume_between_and_inside_repeats(tmp_path, monkeypatch):
     """bruegge2013's repeat loop: the finished repeats' results and the running training are both resumed."""
-    from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
-    from bmrep.experiments.bruegge2013.train import learning_curves, train_models
+    from bmrep.papers.bruegge2013.benchmarks import make_benchmark
+    from bmrep.papers.bruegge2013.train import learning_curves, train_models
 
     bench = make_benchmark("bas", 11)
     recipe = {"algorithm": "pcd", "k": 1, "lr": 0.05, "n_updates": 60}
@@ -233,7 +233,7 @@ def test_a_foreign_checkpoint_restarts_the_training_from_update_0(tmp_path):
 
 def test_carlson2016_fig5_training_resumes_bit_identically(tmp_path):
     """Fig. 5's tempered training (persistent tempered chains, running RTS log Z, AIS checkpoints) resumes exactly."""
-    from bmrep.experiments.carlson2016.fig5 import fig5_track_training
+    from bmrep.papers.carlson2016.fig5 import fig5_track_training
 
     g = np.random.default_rng(0)
     X = (g.random((60, 12)) < 0.3).astype(np.float64)

@@ -17,9 +17,9 @@ import pytest
 
 from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.reverse_ais import raise_log_partition
-from bmrep.experiments.carlson2016.fig3 import fig3_truth_run
-from bmrep.experiments.salakhutdinov2010 import evaluation
 from bmrep.learning.checkpoint import Checkpoint
+from bmrep.papers.carlson2016.fig3 import fig3_truth_run
+from bmrep.papers.salakhutdinov2010 import evaluation
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.ladders import piecewise_betas
 from testsystems import random_dbm, random_rbm

@@ -111,7 +111,7 @@ KILL_SCRIPT = textwrap.dedent(
     """
     import sys, time
     import numpy as np
-    from bmrep.experiments.salakhutdinov2010.train import train
+    from bmrep.papers.salakhutdinov2010.train import train
     from bmrep.learning.checkpoint import Checkpoint
     from bmrep.models.dbm import DBM
 

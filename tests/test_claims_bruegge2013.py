@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.claims.bruegge2013 import claims, rbm_median_first_change
 from bmrep.claims.core import Results, evaluate
+from bmrep.papers.bruegge2013.claims import claims, rbm_median_first_change
 
 SETTINGS = {"learning": {"k": 5}}
 

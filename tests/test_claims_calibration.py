@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.claims.calibration import claims
 from bmrep.claims.core import Results, evaluate
+from bmrep.papers.calibration.claims import claims
 
 SETTINGS = {"models": {"trained_784x10": [1000], "random_784x10_w0.5": [1000]}, "trained": ["trained_784x10"]}
 

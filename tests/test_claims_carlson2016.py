@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.claims.carlson2016 import claims
 from bmrep.claims.core import Results, evaluate
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
+from bmrep.papers.carlson2016.claims import claims
 
 SETTINGS = {"fig3_models": ["784x10", "784x99"]}
 SIGNS = np.array([1.0, -1.0, 1.0, -1.0])  # errors of equal size: bootstrap RMSEs do not vary, so s = 0
@@ -284,8 +284,8 @@ def test_fig3_closure_rule_on_constructed_brackets(lower, upper, verdict, note):
 
 
 def test_bracket_closure_keeps_interval_claims_undecided_when_the_ends_disagree():
-    from bmrep.claims.carlson2016_truth import bracket_closure
     from bmrep.claims.core import Between, Estimate
+    from bmrep.papers.carlson2016.claims_truth import bracket_closure
 
     inside, outside = Estimate(0.0, 0.1, 10), Estimate(3.0, 0.1, 10)
     band = Between(-1.0, 1.0)

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from bmrep.claims.core import Results, evaluate
-from bmrep.claims.salakhutdinov2010 import claims
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
-from bmrep.experiments.salakhutdinov2010.tempering import occupancy_table, swap_comparison, swap_table
+from bmrep.papers.salakhutdinov2010.claims import claims
+from bmrep.papers.salakhutdinov2010.tempering import occupancy_table, swap_comparison, swap_table
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"

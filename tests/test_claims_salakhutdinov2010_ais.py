@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from bmrep.claims.core import Results, evaluate
-from bmrep.claims.salakhutdinov2010 import claims
-from bmrep.claims.salakhutdinov2010_ais import drift_onset, exact_diagnostics
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
-from bmrep.experiments.salakhutdinov2010.instrument_check import LONG_LADDER_TOLERANCE
+from bmrep.papers.salakhutdinov2010.claims import claims
+from bmrep.papers.salakhutdinov2010.claims_ais import drift_onset, exact_diagnostics
+from bmrep.papers.salakhutdinov2010.instrument_check import LONG_LADDER_TOLERANCE
 from test_claims_salakhutdinov2010 import decided, tables
 
 
@@ -29,7 +29,7 @@ def test_exact_check_diagnostics_reach_the_details():
 
 
 def _check(algorithm: str, seed: int, move: float) -> dict:
-    """An instrument-check record (experiments.salakhutdinov2010.instrument_check) whose longer ladder moves log Z."""
+    """An instrument-check record (papers.salakhutdinov2010.instrument_check) whose longer ladder moves log Z."""
     return {
         "algorithm": algorithm, "repeat": seed, "log_z_final": 300.0, "n_betas": 20000, "final_runs_pooled": 250,
         "final_replicate_ess": [3.0, 4.0, 5.0, 2.0, 6.0], "final_pool_ess": 9.5, "n_betas_long": 80000,

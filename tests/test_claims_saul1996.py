@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from bmrep.claims.core import Results, evaluate
-from bmrep.claims.saul1996 import claims
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, REPRODUCED
-from bmrep.experiments.saul1996.fig2 import fig2_curve, fig2_table
+from bmrep.papers.saul1996.claims import claims
+from bmrep.papers.saul1996.fig2 import fig2_curve, fig2_table
 
 
 def _fig5_shards(mf, uniform, gap):

@@ -1,4 +1,4 @@
-"""Claims of Yokoyama et al. (2019) (bmrep.claims.yokoyama2019) on constructed result tables.
+"""Claims of Yokoyama et al. (2019) (bmrep.papers.yokoyama2019.claims) on constructed result tables.
 
 The tables go through CSV and ``bmrep.io.load_tables`` as in the claims
 rule, so the s column arrives as the pipeline's reader gives it.
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from bmrep.claims.core import Results, evaluate
-from bmrep.claims.yokoyama2019 import PAPER_W_STAR, claims
 from bmrep.io import load_tables
+from bmrep.papers.yokoyama2019.claims import PAPER_W_STAR, claims
 
 FULL = [1, 2, 4, "inf"]
 KLD = {"1": 0.30, "2": 0.25, "4": 0.22, "inf": 0.20}  # decreasing in s, as the paper's Fig. 2b

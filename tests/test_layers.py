@@ -1,9 +1,10 @@
 """The library's layers: no upward or sibling import, no import cycle, no module over 400 lines.
 
 Layers, lowest first (``tests/layering.py``): the science's utilities (special, seeds, io, progress) <
-datasets < models < sampling < estimators | meanfield < learning < diagnostics < experiments <
-claims | plotting (``|``: siblings that must not import each other) < the pipeline wing
-(``bmrep.pipeline``), which the science never imports. Issues 16 (item 4) and 53.
+datasets < models < sampling < estimators | meanfield < learning < diagnostics < claims | plotting
+(``|``: siblings that must not import each other) < papers (one folder per paper; papers never import
+each other) < the pipeline wing (``bmrep.pipeline``), which the science never imports. Issues 16 (item 4),
+53 and 66.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from layering import LAYERS, import_cycles, violations
+from layering import INDEPENDENT_PARTS, LAYERS, import_cycles, violations
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "bmrep"
 MAX_LINES = 400
@@ -32,6 +33,17 @@ def test_no_module_level_import_cycle():
     """A lazy import inside a function that dodges a cycle still closes it here."""
     cycles = import_cycles(PACKAGE, "module")
     assert len(cycles) == 0, f"{len(cycles)} module-level import cycles: {cycles}"
+
+
+def test_papers_never_import_each_other():
+    """What two papers share lives below them (issue 66): the checker above reports bmrep.papers.X importing
+    bmrep.papers.Y; here, every paper is a folder of the papers layer, and the papers layer is the science's top."""
+    papers = sorted(d.name for d in (PACKAGE / "papers").iterdir() if (d / "__init__.py").is_file())
+    assert papers == ["bruegge2013", "calibration", "carlson2016", "salakhutdinov2010", "saul1996", "yokoyama2019"]
+    assert "papers" in INDEPENDENT_PARTS
+    assert LAYERS[-2] == (frozenset({"papers"}), False)
+    crossing = [v for v in violations(PACKAGE) if "independent" in v.why]
+    assert not crossing, "papers importing each other:\n" + "\n".join(map(str, crossing))
 
 
 LOOSE_MODULES_MAX = 6  # issue 53: the package's front room holds the science's utilities, not the pipeline
@@ -107,6 +119,20 @@ def test_checker_reports_siblings_and_unknown_units(fake):
     _write(fake, "newthing/__init__.py", "from bmrep.models import rbm\n")
     why = sorted(v.why for v in violations(fake))
     assert why == ["estimators and meanfield are siblings", "unit 'newthing' is in no layer"]
+
+
+def test_checker_reports_a_paper_importing_another(fake):
+    _write(fake, "papers/__init__.py")
+    _write(fake, "papers/a/__init__.py", "PAPER = 'a'\n")
+    _write(fake, "papers/a/fig1.py", "from . import PAPER\nfrom .common import x\nfrom bmrep.models.rbm import RBM\n")
+    _write(fake, "papers/a/common.py", "from .. import b\n")
+    _write(fake, "papers/b/__init__.py")
+    _write(fake, "papers/b/train.py", "def f():\n    from ..a.fig1 import PAPER\n    import bmrep.papers\n")
+    found = {(v.module, v.line, v.target, v.why) for v in violations(fake)}
+    assert found == {
+        ("bmrep.papers.a.common", 1, "bmrep.papers.b", "papers a and b are independent"),
+        ("bmrep.papers.b.train", 2, "bmrep.papers.a.fig1.PAPER", "papers b and a are independent"),
+    }
 
 
 def test_module_level_cycle_through_a_lazy_import(fake):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.plotting import calibration as plots
+from bmrep.papers.calibration import plots
 
 # CPU seconds per run as the default's calibration study measures them (docs/results/default): each panel
 # spans less than a decade, where matplotlib's default labels read "3x10^-1", "4x10^-1" and overlapped.

@@ -123,8 +123,8 @@ def test_finished_smoke_workspace_is_up_to_date(workspace):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_claim_wording_reruns_only_that_papers_claims_and_the_summary(workspace, paper):
-    path = workspace / "src" / "bmrep" / "claims" / f"{paper}.py"
-    assert path.is_file(), f"{paper}'s claims are not declared in src/bmrep/claims/{paper}.py"
+    path = workspace / "src" / "bmrep" / "papers" / paper / "claims.py"
+    assert path.is_file(), f"{paper}'s claims are not declared in src/bmrep/papers/{paper}/claims.py"
     with edited(path, reworded_first_claim(path.read_text(encoding="utf-8"))):
         jobs, out = planned(workspace)
     # declared_claims lists every claim the code declares (make publish, tests/test_published.py)

@@ -13,17 +13,17 @@ import yaml
 from sklearn.neighbors import NearestCentroid
 
 from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.experiments.salakhutdinov2010.evaluation import estimate_log_z, replicated_log_z
-from bmrep.experiments.salakhutdinov2010.sampling import (
+from bmrep.models.dbm import DBM
+from bmrep.models.exact import dbm as exact_dbm
+from bmrep.papers.salakhutdinov2010.evaluation import estimate_log_z, replicated_log_z
+from bmrep.papers.salakhutdinov2010.sampling import (
     count_switches,
     logistic_classifier,
     sample_sequences,
     temperature_trajectories,
 )
-from bmrep.experiments.salakhutdinov2010.summaries import paired_differences, table1
-from bmrep.experiments.salakhutdinov2010.toy import fig2_toy, two_node_mrf
-from bmrep.models.dbm import DBM
-from bmrep.models.exact import dbm as exact_dbm
+from bmrep.papers.salakhutdinov2010.summaries import paired_differences, table1
+from bmrep.papers.salakhutdinov2010.toy import fig2_toy, two_node_mrf
 from bmrep.seeds import rng as keyed_rng
 from testsystems import random_dbm
 
@@ -171,7 +171,7 @@ def test_logistic_classifier_reads_noisy_prototypes():
 def test_algorithms_share_minibatches_and_initial_chains_within_a_seed(monkeypatch):
     """Common random numbers (spec, section 3): per seed the four algorithms start from the same chains and
     draw the same minibatch order; another seed draws other ones."""
-    import bmrep.experiments.salakhutdinov2010.train as tr
+    import bmrep.papers.salakhutdinov2010.train as tr
     from bmrep.learning.dbm_training import TrainingHistory
 
     seen = []

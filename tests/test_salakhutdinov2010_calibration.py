@@ -15,11 +15,11 @@ import pandas as pd
 import pytest
 
 from bmrep.claims.core import Results, decide
-from bmrep.claims.salakhutdinov2010 import claims, stated_vs_spread
 from bmrep.claims.verdict import REPRODUCED
 from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.experiments.salakhutdinov2010.evaluation import MIN_ESS_STDERR, reported_stderr
-from bmrep.experiments.salakhutdinov2010.exact_check import (
+from bmrep.papers.salakhutdinov2010.claims import claims, stated_vs_spread
+from bmrep.papers.salakhutdinov2010.evaluation import MIN_ESS_STDERR, reported_stderr
+from bmrep.papers.salakhutdinov2010.exact_check import (
     ais_replicates,
     combine,
     exact_values,
@@ -106,9 +106,9 @@ def test_the_cached_model_round_trips(small_dbm):
 def test_the_ladder_selection_table_is_the_replicates_errors(small_dbm):
     """Each row: R replicates of one candidate ladder against the exact log Z (mean, sd / sqrt(R)), on its own
     streams; the same call gives the same table, and the linear ladder's row is the replicates of that ladder."""
-    from bmrep.experiments.salakhutdinov2010.evaluation import ais_replicates as batched_replicates
-    from bmrep.experiments.salakhutdinov2010.ladder_selection import selection_table
     from bmrep.models.exact import dbm as exact_dbm
+    from bmrep.papers.salakhutdinov2010.evaluation import ais_replicates as batched_replicates
+    from bmrep.papers.salakhutdinov2010.ladder_selection import selection_table
 
     d, base, _ = small_dbm
     exact = exact_dbm.log_partition(d)
@@ -130,8 +130,8 @@ def test_the_ladder_selection_table_is_the_replicates_errors(small_dbm):
 def test_the_ladder_check_anneals_the_final_model_at_both_lengths(small_dbm):
     """One replicate at the profile's ladder and one 5x longer, both of the last snapshot, both near the exact log Z
     (a check that annealed another model, or only the base, would be off by nats)."""
-    from bmrep.experiments.salakhutdinov2010.ladder_check import LONG_FACTOR, ladder_check
     from bmrep.models.exact import dbm as exact_dbm
+    from bmrep.papers.salakhutdinov2010.ladder_check import LONG_FACTOR, ladder_check
 
     d, _, X = small_dbm
     other = random_dbm(16, 6, 6, 3.0, keyed_rng(SEED, "another-dbm"))

@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 from bmrep.claims.core import Results, decide
-from bmrep.claims.salakhutdinov2010 import claims
-from bmrep.claims.salakhutdinov2010_ais import runs_check_details
 from bmrep.estimators.ais import grouped_log_mean_exp, log_mean_exp
 from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.experiments.salakhutdinov2010.evaluation import independent_replicates, train_subset
-from bmrep.experiments.salakhutdinov2010.exact_check import ais_replicates, combine, exact_values
-from bmrep.experiments.salakhutdinov2010.runs_check import runs_check
 from bmrep.models.exact import dbm as exact_dbm
+from bmrep.papers.salakhutdinov2010.claims import claims
+from bmrep.papers.salakhutdinov2010.claims_ais import runs_check_details
+from bmrep.papers.salakhutdinov2010.evaluation import independent_replicates, train_subset
+from bmrep.papers.salakhutdinov2010.exact_check import ais_replicates, combine, exact_values
+from bmrep.papers.salakhutdinov2010.runs_check import runs_check
 from bmrep.seeds import rng as keyed_rng
 from testsystems import random_dbm
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from bmrep.datasets import derived
-from bmrep.experiments.saul1996 import fig2, fig5, summaries, tables, train
-from bmrep.experiments.saul1996.paper_numbers import PAPER_FIG2
+from bmrep.papers.saul1996 import fig2, fig5, summaries, tables, train
+from bmrep.papers.saul1996.paper_numbers import PAPER_FIG2
 from bmrep.seeds import rng
 from testsystems import random_sbn
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bmrep.experiments.salakhutdinov2010.trained import adopted_model, check_adoptable, published_model
+from bmrep.papers.salakhutdinov2010.trained import adopted_model, check_adoptable, published_model
 
 TRAIN = {"n_updates": 200, "cast_gamma": 10.0, "tt_every": 10}
 EVAL = {"final_ais": {"n_betas": 500, "n_runs": 20}, "final_replicates": 2}

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 import yaml
 
-from bmrep.experiments.yokoyama2019 import summaries, toy, train_drbm, train_kld
-from bmrep.experiments.yokoyama2019.s_values import parse_s
 from bmrep.models import multivalued as mv
 from bmrep.models.exact import multivalued as mv_exact
+from bmrep.papers.yokoyama2019 import summaries, toy, train_drbm, train_kld
+from bmrep.papers.yokoyama2019.s_values import parse_s
 from bmrep.pipeline.config_check import ConfigError, validate_config
 
 PAPER_W_STAR = {1: 0.6585, 2: 0.7834, 4: 0.8941, "inf": 1.0887}

@@ -26,7 +26,7 @@ import shutil
 import tempfile
 import time
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +231,38 @@ def _jsonable(obj: Any) -> Any:
     if isinstance(obj, np.generic):
         return obj.item()
     return obj
+
+
+def frame_arrays(df) -> dict[str, np.ndarray]:
+    """One array per column of a shard's table, in column order: what :func:`save_npz` writes.
+
+    Text columns become fixed-width unicode (npz stores no objects); :func:`concat_frames` reads them back.
+
+    Parameters
+    ----------
+    df : DataFrame
+        A shard's table.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Column name to values, in column order.
+    """
+    import pandas as pd
+
+    def column(c):
+        if pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c]):
+            return df[c].to_numpy()
+        return np.array([str(x) for x in df[c]], dtype=str)
+
+    return {c: column(c) for c in df.columns}
+
+
+def concat_frames(tables: Iterable[Mapping[str, np.ndarray]]):
+    """The shards' tables (from :func:`frame_arrays`, read with :func:`load_npz`) concatenated into one DataFrame."""
+    import pandas as pd
+
+    return pd.concat([pd.DataFrame(dict(t)) for t in tables], ignore_index=True)
 
 
 def load_table(path: str | os.PathLike):

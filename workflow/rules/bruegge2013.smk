@@ -6,8 +6,8 @@
 # section), so a change to one table's or figure's settings reruns that
 # table or figure and what consumes it, and no training upstream of it.
 
-from bmrep.experiments.bruegge2013.common import DATA_KEYS as B13_DATA_KEYS
-from bmrep.experiments.bruegge2013.recipes import learning_recipe as b13_learning_recipe
+from bmrep.papers.bruegge2013.common import DATA_KEYS as B13_DATA_KEYS
+from bmrep.papers.bruegge2013.recipes import learning_recipe as b13_learning_recipe
 
 validate(config["bruegge2013"], "../schemas/bruegge2013.schema.yaml")
 

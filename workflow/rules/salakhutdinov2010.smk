@@ -37,7 +37,7 @@
 
 import re
 
-from bmrep.experiments.salakhutdinov2010.summaries import CALIBRATION_TOLERANCE as S10_CALIBRATION_TOLERANCE
+from bmrep.papers.salakhutdinov2010.summaries import CALIBRATION_TOLERANCE as S10_CALIBRATION_TOLERANCE
 from bmrep.learning.dbm_samplers import NOSWAP as S10_NOSWAP
 from bmrep.learning.dbm_samplers import PERCHAIN as S10_PERCHAIN
 

@@ -1,7 +1,8 @@
-"""Claims: the papers' statements as declarations, decided by the spec's verdict rule.
+"""Claims: what every paper's claims are made of, decided by the spec's verdict rule.
 
 ``core`` (the Claim declaration and its decision), ``verdict`` (the spec's
 statistics), ``stats`` (estimates for metrics), ``summary`` (CSV,
-REPLICATION.md and the report's front page), and one module per paper
-holding that paper's claims.
+REPLICATION.md and the report's front page) and ``report_pages`` (the report's
+verdict pages). A paper's own claims are declared in
+``bmrep/papers/<paper>/claims.py``.
 """

@@ -98,3 +98,8 @@ def log_log_slope(x, y_repeats, details: str = "") -> Estimate:
         return float(np.polyfit(lx, np.log(y.mean(axis=0)), 1)[0])
 
     return bootstrap_estimate(np.asarray(y_repeats, dtype=np.float64), slope, details)
+
+
+def repeat_rmse(err: np.ndarray) -> np.ndarray:
+    """RMSE over the first axis (repeats), ignoring NaN (an estimator that failed in a repeat)."""
+    return np.sqrt(np.nanmean(np.square(err), axis=0))

@@ -8,7 +8,7 @@ the timeline, publishing and the published summary (:mod:`.publish`, :mod:`.publ
 profile's result manifest (:mod:`.result_manifest`), the report's browser screenshots (:mod:`.browser`)
 and the trace from a figure to its rule, script and library calls (:mod:`.trace`).
 
-The science (models, samplers, estimators, learning, experiments, claims, plotting and the utilities
+The science (models, samplers, estimators, learning, the papers, claims, plotting and the utilities
 ``bmrep.io``, ``bmrep.seeds``, ``bmrep.progress`` they use) never imports this package
 (tests/test_layers.py): it can be reused without Snakemake.
 """

@@ -1,9 +1,9 @@
 """Table 2 / Fig. 4: sample each trained RBM of one shard with G and T, autocorrelation of the energy."""
 
-from bmrep.experiments.bruegge2013.autocorrelation import autocorrelation_runs
-from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
-from bmrep.experiments.bruegge2013.models import unstack_models
 from bmrep.io import load_npz, save_npz
+from bmrep.papers.bruegge2013.autocorrelation import autocorrelation_runs
+from bmrep.papers.bruegge2013.benchmarks import make_benchmark
+from bmrep.papers.bruegge2013.models import unstack_models
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Claims of spec section 5 (bruegge2013), decided from this run's result tables."""
 
-from bmrep.claims.bruegge2013 import claims
 from bmrep.claims.summary import decide_and_write
+from bmrep.papers.bruegge2013.claims import claims
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

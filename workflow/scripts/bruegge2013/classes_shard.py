@@ -1,8 +1,8 @@
 """Tables 3 and 4: count the class changes of the trained Artificial Modes RBMs of one shard under G and T."""
 
-from bmrep.experiments.bruegge2013.class_changes import class_change_runs
-from bmrep.experiments.bruegge2013.models import unstack_models
 from bmrep.io import load_npz, save_npz
+from bmrep.papers.bruegge2013.class_changes import class_change_runs
+from bmrep.papers.bruegge2013.models import unstack_models
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

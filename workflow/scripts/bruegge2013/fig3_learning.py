@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from bmrep.experiments.bruegge2013.recipes import recipe_label
 from bmrep.io import load_npz
+from bmrep.papers.bruegge2013.plots import fig3_learning
+from bmrep.papers.bruegge2013.recipes import recipe_label
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.bruegge2013 import fig3_learning
 from bmrep.plotting.style import caption
 
 log, _ = setup_job(snakemake)  # noqa: F821

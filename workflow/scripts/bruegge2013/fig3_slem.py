@@ -2,10 +2,10 @@
 
 import pandas as pd
 
-from bmrep.experiments.bruegge2013.summaries import slem_fractions
 from bmrep.io import write_csv
+from bmrep.papers.bruegge2013.plots import fig3_slem
+from bmrep.papers.bruegge2013.summaries import slem_fractions
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.bruegge2013 import fig3_slem
 from bmrep.plotting.style import caption
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
-from bmrep.experiments.bruegge2013.train import learning_curves
 from bmrep.io import load_npz, save_npz
+from bmrep.papers.bruegge2013.benchmarks import make_benchmark
+from bmrep.papers.bruegge2013.train import learning_curves
 from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Fig. 3 (top), one RBM size: SLEMs of the exact G, T and blend matrices."""
 
-from bmrep.experiments.bruegge2013.slem import slem_study
 from bmrep.io import write_csv
+from bmrep.papers.bruegge2013.slem import slem_study
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from bmrep.experiments.bruegge2013.summaries import table1
 from bmrep.io import load_npz, write_csv
+from bmrep.papers.bruegge2013.summaries import table1
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Table 3: class changes in one chain per RBM started from all-ones visible units (quartiles over RBMs)."""
 
-from bmrep.experiments.bruegge2013.summaries import merge_shards, table3
 from bmrep.io import load_npz, write_csv
+from bmrep.papers.bruegge2013.summaries import merge_shards, table3
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Table 4: steps before the first class change from starts drawn from the training distribution (quartiles)."""
 
-from bmrep.experiments.bruegge2013.summaries import merge_shards, table4
 from bmrep.io import load_npz, write_csv
+from bmrep.papers.bruegge2013.summaries import merge_shards, table4
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

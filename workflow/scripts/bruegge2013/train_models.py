@@ -1,8 +1,8 @@
 """Table 2 / Fig. 4 or Tables 3 and 4: train the RBMs of one shard with Gibbs sampling (sampled by the next job)."""
 
-from bmrep.experiments.bruegge2013.benchmarks import make_benchmark
-from bmrep.experiments.bruegge2013.train import train_models
 from bmrep.io import load_npz, save_model
+from bmrep.papers.bruegge2013.benchmarks import make_benchmark
+from bmrep.papers.bruegge2013.train import train_models
 from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, _ = setup_job(snakemake)  # noqa: F821

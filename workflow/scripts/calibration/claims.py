@@ -1,7 +1,7 @@
 """Calibration claims (spec section 6) from this run's replicates."""
 
-from bmrep.claims.calibration import claims
 from bmrep.claims.summary import decide_and_write
+from bmrep.papers.calibration.claims import claims
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

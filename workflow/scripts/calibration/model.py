@@ -1,7 +1,7 @@
 """One calibration model (issue 23): train it (or draw it), its base p1, RAISE's starting points, exact log Z."""
 
-from bmrep.experiments.calibration.models import build_model
 from bmrep.io import load_npz, save_model
+from bmrep.papers.calibration.models import build_model
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,8 +1,7 @@
 """One shard of the calibration study: replicates of one estimator group on one model at every budget."""
 
-from bmrep.experiments.calibration.replicates import replicate_shard
-from bmrep.experiments.carlson2016.shards import frame_arrays
-from bmrep.io import load_model, save_npz
+from bmrep.io import frame_arrays, load_model, save_npz
+from bmrep.papers.calibration.replicates import replicate_shard
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

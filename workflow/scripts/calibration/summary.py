@@ -1,15 +1,14 @@
 """The calibration study's tables (replicates, summary, likelihoods) and figures."""
 
-from bmrep.experiments.calibration.summary import (
+from bmrep.io import concat_frames, load_model, load_npz, write_csv, write_text
+from bmrep.papers.calibration.plots import plot_coverage, plot_rmse
+from bmrep.papers.calibration.summary import (
     calibration_summary,
     likelihood_table,
     which_estimator,
     with_corrected_raise,
 )
-from bmrep.experiments.carlson2016.shards import concat_frames
-from bmrep.io import load_model, load_npz, write_csv, write_text
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.calibration import plot_coverage, plot_rmse
 from bmrep.plotting.style import caption
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """carlson2016 claims (shared spec, section 4) from this run's result tables."""
 
-from bmrep.claims.carlson2016 import claims
 from bmrep.claims.summary import decide_and_write
+from bmrep.papers.carlson2016.claims import claims
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

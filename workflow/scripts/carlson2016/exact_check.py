@@ -1,10 +1,9 @@
 """The exact check (aggregate of the shards): one row per (weight scale, replicate, method), and its figure."""
 
-from bmrep.experiments.carlson2016.shards import concat_frames
-from bmrep.experiments.carlson2016.summaries import exact_check_summary
-from bmrep.io import load_npz, write_csv
+from bmrep.io import concat_frames, load_npz, write_csv
+from bmrep.papers.carlson2016.plots import plot_exact_check
+from bmrep.papers.carlson2016.summaries import exact_check_summary
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.carlson2016 import plot_exact_check
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

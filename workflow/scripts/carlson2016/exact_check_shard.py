@@ -1,8 +1,7 @@
 """The exact check, one shard of replicates: every estimator on every enumerable RBM."""
 
-from bmrep.experiments.carlson2016.exact_check import exact_check_shard
-from bmrep.experiments.carlson2016.shards import frame_arrays
-from bmrep.io import save_npz
+from bmrep.io import frame_arrays, save_npz
+from bmrep.papers.carlson2016.exact_check import exact_check_shard
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,9 +1,8 @@
 """Fig. 1: RTS initial iterations on the 784-10 MNIST RBM over seeds, and the main run (aggregate of the shards)."""
 
-from bmrep.experiments.carlson2016.shards import concat_frames
-from bmrep.io import load_npz, write_csv
+from bmrep.io import concat_frames, load_npz, write_csv
+from bmrep.papers.carlson2016.plots import plot_fig1
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.carlson2016 import plot_fig1
 from bmrep.plotting.style import caption, configured
 
 log, cfg = setup_job(snakemake)  # noqa: F821

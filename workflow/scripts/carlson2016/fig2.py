@@ -1,10 +1,9 @@
 """Fig. 2: RMSE vs number of samples on the Gaussian mixture (aggregate of the shards and reference runs)."""
 
-from bmrep.experiments.carlson2016.shards import concat_frames
-from bmrep.experiments.carlson2016.summaries import fig2_rmse
-from bmrep.io import load_npz, write_csv
+from bmrep.io import concat_frames, load_npz, write_csv
+from bmrep.papers.carlson2016.plots import plot_fig2
+from bmrep.papers.carlson2016.summaries import fig2_rmse
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.carlson2016 import plot_fig2
 from bmrep.plotting.style import caption, configured
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,8 +1,7 @@
 """Fig. 2, one TI reference run: each TI rule on the integrand of a run reference_factor x the largest count."""
 
-from bmrep.experiments.carlson2016.fig2 import fig2_reference
-from bmrep.experiments.carlson2016.shards import frame_arrays
-from bmrep.io import save_npz
+from bmrep.io import frame_arrays, save_npz
+from bmrep.papers.carlson2016.fig2 import fig2_reference
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -2,9 +2,8 @@
 
 import pandas as pd
 
-from bmrep.experiments.carlson2016.fig2 import fig2_gaussian_mixture_repeat
-from bmrep.experiments.carlson2016.shards import frame_arrays
-from bmrep.io import save_npz
+from bmrep.io import frame_arrays, save_npz
+from bmrep.papers.carlson2016.fig2 import fig2_gaussian_mixture_repeat
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -2,11 +2,10 @@
 
 import pandas as pd
 
-from bmrep.experiments.carlson2016.shards import concat_frames
-from bmrep.experiments.carlson2016.summaries import fig3_bracket, fig3_summary
-from bmrep.io import load_npz, write_csv
+from bmrep.io import concat_frames, load_npz, write_csv
+from bmrep.papers.carlson2016.plots import plot_fig3
+from bmrep.papers.carlson2016.summaries import fig3_bracket, fig3_summary
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.carlson2016 import plot_fig3
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -2,9 +2,8 @@
 
 import pandas as pd
 
-from bmrep.experiments.carlson2016.fig3 import fig3_inputs, fig3_repeat, repeat_budgets
-from bmrep.experiments.carlson2016.shards import frame_arrays
-from bmrep.io import load_model, load_npz, save_npz
+from bmrep.io import frame_arrays, load_model, load_npz, save_npz
+from bmrep.papers.carlson2016.fig3 import fig3_inputs, fig3_repeat, repeat_budgets
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

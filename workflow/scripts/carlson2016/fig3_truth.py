@@ -1,7 +1,7 @@
 """Fig. 3 truth bracket, one run: a long AIS (lower end) or RAISE (upper end) run on one model (resumable)."""
 
-from bmrep.experiments.carlson2016.fig3 import fig3_inputs, fig3_truth_run
 from bmrep.io import load_model, load_npz, write_csv
+from bmrep.papers.carlson2016.fig3 import fig3_inputs, fig3_truth_run
 from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from bmrep.experiments.carlson2016.fig5 import fig5_track_training
 from bmrep.io import load_npz, save_model, write_csv
+from bmrep.papers.carlson2016.fig5 import fig5_track_training
+from bmrep.papers.carlson2016.plots import plot_fig5
 from bmrep.pipeline.runtime import setup_job, training_checkpoint
-from bmrep.plotting.carlson2016 import plot_fig5
 from bmrep.plotting.style import caption, configured
 from bmrep.seeds import rng
 

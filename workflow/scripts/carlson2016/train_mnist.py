@@ -1,7 +1,7 @@
 """Train one 784-H MNIST RBM for carlson2016 (Figs. 1, 3, 4) and cache it with its recipe."""
 
-from bmrep.experiments.carlson2016.train import train_mnist_rbm
 from bmrep.io import load_npz, save_model
+from bmrep.learning.mnist_rbm import train_mnist_rbm
 from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821

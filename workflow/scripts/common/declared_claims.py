@@ -8,9 +8,14 @@ code digest covers each of them.
 
 import pandas as pd
 
-from bmrep.claims import bruegge2013, calibration, carlson2016, salakhutdinov2010, saul1996, yokoyama2019
 from bmrep.claims.summary import declared_rows
 from bmrep.io import write_csv
+from bmrep.papers.bruegge2013 import claims as bruegge2013
+from bmrep.papers.calibration import claims as calibration
+from bmrep.papers.carlson2016 import claims as carlson2016
+from bmrep.papers.salakhutdinov2010 import claims as salakhutdinov2010
+from bmrep.papers.saul1996 import claims as saul1996
+from bmrep.papers.yokoyama2019 import claims as yokoyama2019
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)

@@ -5,16 +5,16 @@ was made with this run's final instrument, and made again from the final paramet
 """
 
 from bmrep.datasets.derived import arrays_sha256
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.evaluation import final_evaluation, snapshot_model
-from bmrep.experiments.salakhutdinov2010.trained import (
+from bmrep.io import copy_file, load_model, load_npz, save_model, write_json
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.evaluation import final_evaluation, snapshot_model
+from bmrep.papers.salakhutdinov2010.trained import (
     CURVE_KEYS,
     FINAL_KEYS,
     adopted_model,
     check_adoptable,
     evaluation_part,
 )
-from bmrep.io import copy_file, load_model, load_npz, save_model, write_json
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

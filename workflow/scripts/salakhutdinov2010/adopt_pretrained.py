@@ -1,8 +1,8 @@
 """A seed's pretraining taken from its published model instead of pretraining again (adopt_dir)."""
 
 from bmrep.datasets.derived import arrays_sha256
-from bmrep.experiments.salakhutdinov2010.trained import check_adoptable
 from bmrep.io import copy_file, load_model, load_npz, sidecar_of
+from bmrep.papers.salakhutdinov2010.trained import check_adoptable
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

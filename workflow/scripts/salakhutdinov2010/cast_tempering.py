@@ -7,16 +7,16 @@ For CAST-perchain (params.variant): its per-chain weights' mean, and when each f
 
 import pandas as pd
 
-from bmrep.experiments.salakhutdinov2010.tempering import (
+from bmrep.io import load_model, write_csv
+from bmrep.papers.salakhutdinov2010.plots import plot_cast_tempering
+from bmrep.papers.salakhutdinov2010.tempering import (
     OCCUPANCY_BAND,
     first_reach_table,
     occupancy_table,
     swap_comparison,
     swap_table,
 )
-from bmrep.io import load_model, write_csv
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.salakhutdinov2010 import plot_cast_tempering
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Claims of Salakhutdinov (2010), decided from this run's result tables."""
 
-from bmrep.claims.salakhutdinov2010 import claims
 from bmrep.claims.summary import decide_and_write
+from bmrep.papers.salakhutdinov2010.claims import claims
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,8 +1,8 @@
 """AIS log Z and the eq. (3) bound: curve over the snapshots (training subset) and final test bound (resumable)."""
 
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.evaluation import evaluate
 from bmrep.io import load_model, load_npz, write_csv, write_json
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.evaluation import evaluate
 from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821

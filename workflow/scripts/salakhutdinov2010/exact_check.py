@@ -1,9 +1,9 @@
 """The AIS calibration: the replicates' errors against the exact log Z, with the diagnostics, and its figure."""
 
-from bmrep.experiments.salakhutdinov2010.exact_check import combine
 from bmrep.io import load_npz, read_json, write_json
+from bmrep.papers.salakhutdinov2010.exact_check import combine
+from bmrep.papers.salakhutdinov2010.plots import plot_ais_exact_check
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.salakhutdinov2010 import plot_ais_exact_check
 from bmrep.plotting.style import caption
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Diagnostics of the AIS calibration: the running error along beta and the error against the number of betas."""
 
-from bmrep.experiments.salakhutdinov2010.exact_check import diagnostics, model_from_arrays
 from bmrep.io import load_model, write_json
+from bmrep.papers.salakhutdinov2010.exact_check import diagnostics, model_from_arrays
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

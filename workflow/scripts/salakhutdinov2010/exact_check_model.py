@@ -1,8 +1,8 @@
 """The enumerable DBM of the AIS calibration, trained like the large ones; its AIS base and exact values."""
 
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.exact_check import exact_model, model_arrays
 from bmrep.io import load_npz, save_model, write_json
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.exact_check import exact_model, model_arrays
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """One shard of the AIS calibration's replicates: independent AIS estimates of the enumerable DBM's log Z."""
 
-from bmrep.experiments.salakhutdinov2010.exact_check import ais_replicates, model_from_arrays
 from bmrep.io import load_model, save_npz
+from bmrep.papers.salakhutdinov2010.exact_check import ais_replicates, model_from_arrays
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

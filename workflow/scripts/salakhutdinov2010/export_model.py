@@ -1,7 +1,7 @@
 """The published model of one training (final parameters, CAST's records, its evaluation), for adopting later."""
 
-from bmrep.experiments.salakhutdinov2010.trained import published_model
 from bmrep.io import copy_file, load_model, save_model
+from bmrep.papers.salakhutdinov2010.trained import published_model
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,9 +1,9 @@
 """Figure 2: Gibbs, FPCD and Wang-Landau on the two-node MRF; long Wang-Landau occupation."""
 
-from bmrep.experiments.salakhutdinov2010.toy import fig2_toy
 from bmrep.io import write_csv
+from bmrep.papers.salakhutdinov2010.plots import plot_fig2
+from bmrep.papers.salakhutdinov2010.toy import fig2_toy
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.salakhutdinov2010 import plot_fig2
 from bmrep.plotting.style import caption, configured
 
 log, settings = setup_job(snakemake)  # noqa: F821

@@ -3,8 +3,8 @@
 import pandas as pd
 
 from bmrep.io import write_csv
+from bmrep.papers.salakhutdinov2010.plots import plot_bound_curves
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.salakhutdinov2010 import plot_bound_curves
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

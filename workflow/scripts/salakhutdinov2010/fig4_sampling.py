@@ -2,16 +2,16 @@
 
 import numpy as np
 
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.sampling import (
+from bmrep.io import load_model, load_npz, save_npz, write_json
+from bmrep.models.dbm import DBM
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.plots import plot_samples, plot_temperature
+from bmrep.papers.salakhutdinov2010.sampling import (
     logistic_classifier,
     sample_sequences,
     temperature_trajectories,
 )
-from bmrep.io import load_model, load_npz, save_npz, write_json
-from bmrep.models.dbm import DBM
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.salakhutdinov2010 import plot_samples, plot_temperature
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,9 +1,9 @@
 """A Table 1 model's log Z at a longer ladder and by reverse AIS, beside its final one (evaluation.instrument_check)."""
 
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.evaluation import snapshot_model
-from bmrep.experiments.salakhutdinov2010.instrument_check import instrument_check
 from bmrep.io import load_model, load_npz, read_json, write_json
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.evaluation import snapshot_model
+from bmrep.papers.salakhutdinov2010.instrument_check import instrument_check
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

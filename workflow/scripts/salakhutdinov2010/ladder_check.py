@@ -1,8 +1,8 @@
 """Table 1's ladder check: one AIS replicate of seed 0's final log Z at the profile's ladder and one 5x longer."""
 
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.ladder_check import ladder_check
 from bmrep.io import load_model, load_npz, write_json
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.ladder_check import ladder_check
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

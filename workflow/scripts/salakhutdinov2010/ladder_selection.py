@@ -1,8 +1,8 @@
 """The AIS ladder's selection table: candidate schedules x lengths against the exact log Z of the selection DBM."""
 
-from bmrep.experiments.salakhutdinov2010.exact_check import model_from_arrays
-from bmrep.experiments.salakhutdinov2010.ladder_selection import selection_table
 from bmrep.io import load_model, read_json, write_csv
+from bmrep.papers.salakhutdinov2010.exact_check import model_from_arrays
+from bmrep.papers.salakhutdinov2010.ladder_selection import selection_table
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

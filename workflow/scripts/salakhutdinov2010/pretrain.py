@@ -3,9 +3,9 @@
 import time
 
 from bmrep.datasets.derived import arrays_sha256
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.train import pretrain
 from bmrep.io import load_npz, save_model
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.train import pretrain
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,8 +1,8 @@
 """Table 1's runs check: seed 0's final log Z from runs_check.n_replicates more AIS replicates, pooled."""
 
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.runs_check import runs_check
 from bmrep.io import load_model, load_npz, write_json
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.runs_check import runs_check
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -1,7 +1,7 @@
 """Table 1: test-set variational lower bounds, mean and s.e. over seeds, paired differences (MNIST; NORB not run)."""
 
-from bmrep.experiments.salakhutdinov2010.summaries import ladder_check_table, paired_differences, table1
 from bmrep.io import read_json, write_csv
+from bmrep.papers.salakhutdinov2010.summaries import ladder_check_table, paired_differences, table1
 from bmrep.pipeline.runtime import setup_job
 
 log, cfg = setup_job(snakemake)  # noqa: F821

@@ -4,10 +4,10 @@ Writes the model, its snapshots and CAST's tempering records (``tempering_*`` ar
 """
 
 from bmrep.datasets.derived import arrays_sha256
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.train import train
 from bmrep.io import load_model, load_npz, save_model
 from bmrep.models.dbm import DBM
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.train import train
 from bmrep.pipeline.runtime import setup_job, training_checkpoint
 
 log, cfg = setup_job(snakemake)  # noqa: F821

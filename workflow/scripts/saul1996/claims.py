@@ -1,7 +1,7 @@
 """saul1996 claims (shared spec, section 1), decided from this run's result tables."""
 
-from bmrep.claims.saul1996 import claims
 from bmrep.claims.summary import decide_and_write
+from bmrep.papers.saul1996.claims import claims
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from bmrep.experiments.saul1996.fig2 import fig2_curve, fig2_table
 from bmrep.io import write_csv
+from bmrep.papers.saul1996.fig2 import fig2_curve, fig2_table
+from bmrep.papers.saul1996.plots import plot_fig2
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.saul1996 import plot_fig2
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

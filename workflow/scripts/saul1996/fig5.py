@@ -1,9 +1,9 @@
 """Figure 5: relative-error histograms and summary over all shards."""
 
-from bmrep.experiments.saul1996.summaries import fig5_summary, merge_fig5_shards
 from bmrep.io import load_npz, write_csv
+from bmrep.papers.saul1996.plots import plot_fig5
+from bmrep.papers.saul1996.summaries import fig5_summary, merge_fig5_shards
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.saul1996 import plot_fig5
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

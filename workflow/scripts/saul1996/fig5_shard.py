@@ -1,7 +1,7 @@
 """Figure 5, one shard: mean-field bound and exact ln P(V) on random networks keyed by index."""
 
-from bmrep.experiments.saul1996.fig5 import fig5_networks
 from bmrep.io import save_npz
+from bmrep.papers.saul1996.fig5 import fig5_networks
 from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import shard_ranges
 

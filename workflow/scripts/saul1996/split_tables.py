@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from bmrep.experiments.saul1996.tables import classification_tables
 from bmrep.io import load_npz, write_csv
+from bmrep.papers.saul1996.tables import classification_tables
 from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import seed_sequence
 

@@ -1,9 +1,9 @@
 """Tables 1-3 of one dataset over its seeded splits (Table 1 summed, Tables 2-3 mean and s.e.), Table 1 as a figure."""
 
-from bmrep.experiments.saul1996.tables import combine_splits
 from bmrep.io import load_table, write_csv
+from bmrep.papers.saul1996.plots import plot_confusion
+from bmrep.papers.saul1996.tables import combine_splits
 from bmrep.pipeline.runtime import setup_job
-from bmrep.plotting.saul1996 import plot_confusion
 from bmrep.plotting.style import caption
 
 log, cfg = setup_job(snakemake)  # noqa: F821

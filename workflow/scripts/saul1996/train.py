@@ -4,8 +4,8 @@ import time
 
 import numpy as np
 
-from bmrep.experiments.saul1996.train import test_bounds, train_digit_network
 from bmrep.io import load_npz, save_model, save_npz
+from bmrep.papers.saul1996.train import test_bounds, train_digit_network
 from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import rng
 

@@ -1,7 +1,7 @@
 """Claims of yokoyama2019 (spec section 2), decided from the result tables."""
 
 from bmrep.claims.summary import decide_and_write
-from bmrep.claims.yokoyama2019 import claims
+from bmrep.papers.yokoyama2019.claims import claims
 from bmrep.pipeline.runtime import setup_job
 
 log, _ = setup_job(snakemake)  # noqa: F821

@@ -1,11 +1,11 @@
 """Fig. 6, one shard: DRBM training/test errors for experiments keyed by index."""
 
-from bmrep.experiments.yokoyama2019.train_drbm import (
+from bmrep.io import load_npz, save_npz
+from bmrep.papers.yokoyama2019.train_drbm import (
     drbm_curves,
     eval_epoch_grid,
     noisy_test_set,
 )
-from bmrep.io import load_npz, save_npz
 from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import shard_ranges
 

@@ -1,10 +1,10 @@
 """Fig. 4: alpha_s(w) and l_s(w) of the toy model, and the maximisers |w*_s|."""
 
-from bmrep.experiments.yokoyama2019.toy import toy_table
 from bmrep.io import write_csv
+from bmrep.papers.yokoyama2019.plots import plot_toy
+from bmrep.papers.yokoyama2019.toy import toy_table
 from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.style import caption
-from bmrep.plotting.yokoyama2019 import plot_toy
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 curves, stars = toy_table(cfg["s_values"], cfg["beta"], cfg["n_hidden"], cfg["w_max"], cfg["n_points"])

@@ -2,15 +2,15 @@
 
 import numpy as np
 
-from bmrep.experiments.yokoyama2019.summaries import (
+from bmrep.io import load_npz, write_csv
+from bmrep.papers.yokoyama2019.plots import plot_drbm
+from bmrep.papers.yokoyama2019.summaries import (
     drbm_table,
     final_epoch_table,
     merge_shards,
 )
-from bmrep.io import load_npz, write_csv
 from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.style import caption, configured
-from bmrep.plotting.yokoyama2019 import plot_drbm
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 arrays = merge_shards([load_npz(p) for p in snakemake.input])  # noqa: F821

@@ -3,15 +3,15 @@
 import numpy as np
 import pandas as pd
 
-from bmrep.experiments.yokoyama2019.summaries import (
+from bmrep.io import load_npz, write_csv
+from bmrep.papers.yokoyama2019.plots import plot_curves_by_R
+from bmrep.papers.yokoyama2019.summaries import (
     curve_table,
     final_epoch_table,
     merge_shards,
 )
-from bmrep.io import load_npz, write_csv
 from bmrep.pipeline.runtime import setup_job
 from bmrep.plotting.style import caption
-from bmrep.plotting.yokoyama2019 import plot_curves_by_R
 
 log, cfg = setup_job(snakemake)  # noqa: F821
 metric = snakemake.params.metric  # noqa: F821

@@ -1,7 +1,7 @@
 """Figs. 2/3, one shard: exact KLD and log-likelihood curves for experiments keyed by (R, index)."""
 
-from bmrep.experiments.yokoyama2019.train_kld import kld_curves
 from bmrep.io import save_npz
+from bmrep.papers.yokoyama2019.train_kld import kld_curves
 from bmrep.pipeline.runtime import setup_job
 from bmrep.seeds import shard_ranges
 

@@ -1,1 +1,0 @@
-"""experiments subpackage of bmrep."""
