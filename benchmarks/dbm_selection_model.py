@@ -19,8 +19,8 @@ from pathlib import Path
 
 import yaml
 
-from bmrep.experiments.salakhutdinov2010.common import split_mnist
-from bmrep.experiments.salakhutdinov2010.exact_check import exact_model, model_arrays
+from bmrep.papers.salakhutdinov2010.common import split_mnist
+from bmrep.papers.salakhutdinov2010.exact_check import exact_model, model_arrays
 from bmrep.io import load_npz, read_json, save_model, write_json
 
 
