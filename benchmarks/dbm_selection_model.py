@@ -19,9 +19,9 @@ from pathlib import Path
 
 import yaml
 
+from bmrep.io import load_npz, read_json, save_model, write_json
 from bmrep.papers.salakhutdinov2010.common import split_mnist
 from bmrep.papers.salakhutdinov2010.exact_check import exact_model, model_arrays
-from bmrep.io import load_npz, read_json, save_model, write_json
 
 
 def main(sidecar: str, data: str, seed: str, out: str, out_exact: str) -> None:
