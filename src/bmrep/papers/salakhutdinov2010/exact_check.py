@@ -17,7 +17,7 @@ import numpy as np
 
 from bmrep.estimators.ais import effective_sample_size, grouped_log_mean_exp, log_mean_exp, log_mean_exp_stderr
 from bmrep.estimators.dbm_ais import AISSettings, data_base_biases
-from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.learning.dbm_samplers import SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import DBM, variational_bound
@@ -60,7 +60,8 @@ def exact_model(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int):
         "pretrain": cfg["pretrain"],
     }
     dbm = pretrain(X_train, sub_cfg, seed + 1)
-    s = make_sampler("SAP", dbm, chain_streams(seed, 100, "exact-check"), paper_rng(seed, "exact-check"), n_chains=100)
+    sap = SamplerSettings(n_chains=100)
+    s = make_sampler("SAP", dbm, chain_streams(seed, sap.n_chains, "exact-check"), paper_rng(seed, "exact-check"), sap)
     train_dbm(
         dbm,
         X_train,
