@@ -13,12 +13,18 @@ import yaml
 from bmrep.estimators.dbm_ais import AISSettings
 from bmrep.pipeline.config_check import validated_part
 
-SALAKHUTDINOV2010 = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "salakhutdinov2010.schema.yaml"
+SCHEMAS = Path(__file__).resolve().parents[1] / "workflow" / "schemas"
+SALAKHUTDINOV2010 = SCHEMAS / "salakhutdinov2010.schema.yaml"
+
+
+def section(paper: str, where: str, **keys) -> dict:
+    """Part ``where`` of ``paper``'s section (``evaluation``, ``$defs.ais``): ``keys`` with the schema's defaults."""
+    return validated_part(keys, SCHEMAS / f"{paper}.schema.yaml", where)
 
 
 def ais_config(**keys) -> dict:
     """A salakhutdinov2010 AIS block (``curve_ais``, ``final_ais``): ``keys`` with the schema's defaults."""
-    return validated_part(keys, SALAKHUTDINOV2010, "$defs.ais")
+    return section("salakhutdinov2010", "$defs.ais", **keys)
 
 
 def ais_settings(state: str | None = None, **keys) -> AISSettings:
@@ -33,4 +39,4 @@ def evaluation_config(**keys) -> dict:
     """A salakhutdinov2010 ``evaluation`` section: ``keys`` over small test sizes of its required keys, validated."""
     small = {"n_betas": 20, "n_runs": 4}
     required = dict(n_mean_field=10, curve_train_subset=100, curve_ais=small, final_ais=small, final_replicates=2)
-    return validated_part({**required, **keys}, SALAKHUTDINOV2010, "evaluation")
+    return section("salakhutdinov2010", "evaluation", **{**required, **keys})
