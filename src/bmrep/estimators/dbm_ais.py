@@ -28,7 +28,7 @@ import numpy as np
 
 from ..models.dbm import DBM, base_logits, mean_field, tempered_log_f, tempered_log_f_h1
 from ..sampling.dbm_gibbs import DBMChains, gibbs_sweep
-from ..sampling.ladders import FIXED_SCHEDULES, adaptive_betas, fixed_betas
+from ..sampling.ladders import FIXED_SCHEDULES
 from ..sampling.operators import Gibbs
 from .base import AnnealingModel, base_log_partition
 
@@ -73,12 +73,13 @@ class AISSettings:
     schedule : {"piecewise", "linear", "adaptive"}
         ``piecewise``: the Salakhutdinov & Murray (2008) ladder
         (:func:`bmrep.sampling.ladders.piecewise_betas`); ``linear``: betas
-        uniform in [0, 1]; ``adaptive``: a pilot run along :meth:`pilot_betas`,
-        then the constant-speed ladder of :meth:`adaptive_ladder`.
+        uniform in [0, 1]; ``adaptive``: a pilot run along the ``pilot`` ladder
+        of :attr:`n_pilot_betas`, then the constant-speed ladder that
+        :func:`bmrep.sampling.ladders.adaptive_betas` builds from it.
     pilot : {"piecewise", "linear"}
         The ``adaptive`` schedule's pilot ladder.
     pilot_fraction : float
-        The pilot's length, ``pilot_fraction * n_betas`` betas (at least 10).
+        The pilot's length relative to the ladder's (:attr:`n_pilot_betas`).
     uniform_mix : float
         The share of uniform spacing mixed into the adaptive ladder
         (:func:`bmrep.sampling.ladders.adaptive_betas`).
@@ -114,17 +115,10 @@ class AISSettings:
         """The chains' numpy dtype (``dtype``)."""
         return np.dtype(self.dtype).type
 
-    def fixed_ladder(self) -> np.ndarray:
-        """The ladder of a fixed schedule (``linear`` or ``piecewise``); ValueError for ``adaptive``."""
-        return fixed_betas(self.schedule, self.n_betas)
-
-    def pilot_betas(self) -> np.ndarray:
-        """The ``adaptive`` schedule's pilot ladder: ``pilot``, ``max(10, round(pilot_fraction * n_betas))`` betas."""
-        return fixed_betas(self.pilot, max(10, int(round(self.pilot_fraction * self.n_betas))))
-
-    def adaptive_ladder(self, pilot) -> np.ndarray:
-        """The ``adaptive`` ladder of ``n_betas`` betas from a pilot run's ``betas`` and ``step_sd``."""
-        return adaptive_betas(pilot.betas, pilot.step_sd, self.n_betas, self.uniform_mix)
+    @property
+    def n_pilot_betas(self) -> int:
+        """The ``adaptive`` schedule's pilot length: ``pilot_fraction * n_betas`` betas, at least 10."""
+        return max(10, int(round(self.pilot_fraction * self.n_betas)))
 
     def record(self) -> dict:
         """The settings as a result records them: the pilot's only for ``adaptive``, the schedule that reads them."""

@@ -21,6 +21,7 @@ from bmrep.estimators.dbm_ais import AISSettings, batch_rows_exact, data_base_bi
 from bmrep.learning.checkpoint import resume
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
+from bmrep.sampling.ladders import adaptive_betas, fixed_betas
 from bmrep.sampling.streams import ChainStreams
 
 from ...progress import track
@@ -87,8 +88,8 @@ def estimate_log_z(dbm: DBM, ais: AISSettings, base_bias, seed: int, *keys, reco
     ``ais.schedule``: ``piecewise`` anneals along the Salakhutdinov &
     Murray (2008) ladder (:func:`bmrep.sampling.ladders.piecewise_betas`),
     ``linear`` along betas uniform in [0, 1]; ``adaptive`` first runs a pilot
-    along :meth:`AISSettings.pilot_betas` (same number of runs, its own streams)
-    and then anneals along the constant-speed ladder of
+    along the ``ais.pilot`` ladder of ``ais.n_pilot_betas`` betas (same number
+    of runs, its own streams) and then anneals along the constant-speed ladder of
     :func:`bmrep.sampling.ladders.adaptive_betas` built from the pilot's
     increment spread. The returned run's ``betas`` is the ladder used.
     """
@@ -122,11 +123,11 @@ def ais_replicates(dbm: DBM, ais: AISSettings, base_bias, seed: int, key_sets, *
         return np.repeat(ladder[:, None], n_rep, axis=1)
 
     if ais.schedule == "adaptive":
-        pilots = run(shared(ais.pilot_betas()), "pilot")
+        pilots = run(shared(fixed_betas(ais.pilot, ais.n_pilot_betas)), "pilot")
         # each replicate's ladder from its own pilot; all have n_betas values, so they stack into columns
-        ladders = np.stack([ais.adaptive_ladder(p) for p in pilots], axis=1)
-        return run(ladders, "adaptive", partial=record_partial)
-    return run(shared(ais.fixed_ladder()), partial=record_partial)
+        ladders = [adaptive_betas(p.betas, p.step_sd, ais.n_betas, ais.uniform_mix) for p in pilots]
+        return run(np.stack(ladders, axis=1), "adaptive", partial=record_partial)
+    return run(shared(fixed_betas(ais.schedule, ais.n_betas)), partial=record_partial)
 
 
 def reported_stderr(stderr: float, ess: float) -> float:

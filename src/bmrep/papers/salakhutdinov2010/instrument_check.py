@@ -29,7 +29,7 @@ from bmrep.estimators.dbm_ais import data_base_biases
 from bmrep.estimators.reverse_ais import dbm_reverse_log_weights, reverse_log_z
 from bmrep.models.dbm import DBM, mean_field
 from bmrep.sampling.dbm_gibbs import DBMChains, gibbs_sweep
-from bmrep.sampling.ladders import FIXED_SCHEDULES
+from bmrep.sampling.ladders import FIXED_SCHEDULES, fixed_betas
 
 from ...progress import track
 from .common import chain_streams, paper_rng
@@ -83,7 +83,7 @@ def instrument_check(algorithm: str, dbm: DBM, X_train: np.ndarray, ev: Mapping,
     A = dbm_reverse_log_weights(
         dbm,
         start,
-        ais.fixed_ladder(),
+        fixed_betas(ais.schedule, ais.n_betas),
         chain_streams(seed, n_rev, "ais", "instrument-check", repeat, "reverse"),
         base,
         state=ais.state,
