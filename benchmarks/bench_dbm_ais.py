@@ -28,13 +28,16 @@ import numpy as np
 from _timing import best_of, write_table
 from threadpoolctl import threadpool_limits
 
+from bmrep.estimators.dbm_ais import AISSettings
 from bmrep.models.dbm import DBM
 from bmrep.papers.salakhutdinov2010.evaluation import ais_replicates
+from bmrep.pipeline.config_check import validated_part
 from bmrep.pipeline.runtime import keep_freed_memory
 
 keep_freed_memory()  # the malloc settings of every pipeline job (bmrep.pipeline.runtime.setup_job)
 
 OUT = Path(__file__).resolve().parent / "out" / "dbm_ais.csv"
+SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "salakhutdinov2010.schema.yaml"
 # (hidden layers, replicates annealed together): the evaluation's and a calibration shard's
 SHAPES = [((500, 1000), 5), ((12, 12), 20)]
 N_RUNS = 50
@@ -47,6 +50,7 @@ def step_times(hidden, n_replicates: int, n_steps: int, repeats: int, rng) -> di
         rng.normal(0, 0.05, (784, F1)), rng.normal(0, 0.05, (F1, F2)), np.full(784, -1.0), np.zeros(F1), np.zeros(F2)
     )
     cfg = {"n_betas": n_steps + 1, "n_runs": N_RUNS, "dtype": "float32", "schedule": "linear"}
+    settings = AISSettings.from_config(validated_part(cfg, SCHEMA, "$defs.ais"), "v_h2")  # the schema's defaults in
     keys = [("bench", j) for j in range(n_replicates)]
     base = np.full(784, -1.0)
     d = dbm.astype(np.float32)
@@ -60,7 +64,7 @@ def step_times(hidden, n_replicates: int, n_steps: int, repeats: int, rng) -> di
             h1 @ d.W2 + d.c2
 
     def ais():
-        ais_replicates(dbm, cfg, base, 0, keys)
+        ais_replicates(dbm, settings, base, 0, keys)
 
     return {"matrix products alone": best_of(products, repeats) / n_steps, "AIS step": best_of(ais, repeats) / n_steps}
 

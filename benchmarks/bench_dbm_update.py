@@ -26,7 +26,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from bmrep.estimators.ais import ais_log_partition
-from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.learning.dbm_samplers import SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import DBM, mean_field
 from bmrep.pipeline.runtime import keep_freed_memory
@@ -119,7 +119,8 @@ def main():
         ("Trans-SAP", {"tt_levels": 10, "tt_every": 5}, n),
     ):
         d = dbm.copy()
-        s = make_sampler(alg, d, ChainStreams.from_seed(0, "bench", alg, n_chains=M), rng, **kw)
+        settings = SamplerSettings(n_chains=M, **kw)
+        s = make_sampler(alg, d, ChainStreams.from_seed(0, "bench", alg, n_chains=M), rng, settings)
         t0 = time.thread_time()
         train_dbm(d, X, s, n_updates=k, rng=rng, lr=1e-4)
         label = alg + (f" (TT {kw['tt_levels']} levels every {kw['tt_every']})" if kw else "")

@@ -35,11 +35,14 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from bmrep.estimators.ais import effective_sample_size, log_mean_exp
+from bmrep.estimators.dbm_ais import AISSettings
 from bmrep.io import load_npz, read_json
 from bmrep.papers.salakhutdinov2010.evaluation import independent_replicates
 from bmrep.papers.salakhutdinov2010.exact_check import model_from_arrays
+from bmrep.pipeline.config_check import validated_part
 
 SEED = 20261204  # the benchmark's own streams: none of a profile's estimates is reused
+SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "salakhutdinov2010.schema.yaml"
 # name -> (state, schedule, n_betas, n_runs, dtype). "vh2": AIS over {v, h2} with h1 summed out; "h1": over h1
 # with v and h2 summed out (Salakhutdinov & Hinton 2009). "lin": betas uniform in [0, 1]; "pw": the
 # Salakhutdinov & Murray (2008) piecewise ladder scaled to n_betas.
@@ -79,9 +82,10 @@ def measure(model_path: str, exact_path: str, name: str, n_replicates: int, pool
     dbm, base = model_from_arrays(load_npz(model_path))
     exact = float(read_json(exact_path)["log_z_exact"])
     cfg = {"n_betas": n_betas, "n_runs": n_runs, "dtype": dtype, "schedule": schedule}
+    ais = AISSettings.from_config(validated_part(cfg, SCHEMA, "$defs.ais"), state)  # the schema's defaults in
     t0 = time.process_time()
     keys = ("instrument", name) + (("batch", int(batch)) if batch else ())
-    reps = independent_replicates(dbm, cfg, base, n_replicates, SEED, *keys, state=state)
+    reps = independent_replicates(dbm, ais, base, n_replicates, SEED, *keys)
     cpu = time.process_time() - t0
     w = np.array([r.log_weights for r in reps])  # replicates x runs
     one = np.array([r.estimate for r in reps]) - exact

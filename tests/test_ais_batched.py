@@ -21,6 +21,7 @@ from bmrep.papers.salakhutdinov2010.evaluation import ais_replicates, estimate_l
 from bmrep.sampling.ladders import piecewise_betas
 from bmrep.sampling.streams import ChainStreams
 from bmrep.seeds import rng as keyed_rng
+from config_sections import ais_settings
 from testsystems import random_dbm
 
 SEED = 20261122
@@ -45,11 +46,11 @@ def _model(D, F1, F2, scale, key, dyadic=False):
     return d, data_base_biases(d, data)
 
 
-def _setup(case, schedule, dyadic=False):
+def _setup(case, schedule, dyadic=False, state=None):
     D, F1, F2, scale, dtype, n_runs, n_rep, n_betas = CASES[case] if isinstance(case, str) else case
     d, bases = _model(D, F1, F2, scale, f"{D}-{F1}-{F2}", dyadic)
-    cfg = {"n_betas": n_betas, "n_runs": n_runs, "dtype": dtype, "schedule": schedule}
-    return d, bases, cfg, n_rep
+    ais = ais_settings(state, n_betas=n_betas, n_runs=n_runs, dtype=dtype, schedule=schedule)
+    return d, bases, ais, n_rep
 
 
 def _same(a, b) -> bool:
@@ -73,13 +74,13 @@ def _sequential(monkeypatch):
 @pytest.mark.parametrize("case", list(CASES))
 def test_batched_replicates_are_the_separate_runs(case, schedule, state):
     """Every field of every replicate's AISRun (weights, ladder, step spreads, partial log Z) equals its own run."""
-    d, bases, cfg, n_rep = _setup(case, schedule, dyadic=True)
-    assert batch_rows_exact(d, cfg["n_runs"], n_rep, np.dtype(cfg["dtype"]).type)
+    d, bases, ais, n_rep = _setup(case, schedule, dyadic=True, state=state)
+    assert batch_rows_exact(d, ais.n_runs, n_rep, ais.chain_dtype)
     keys = [("t", case, "replicate", j) for j in range(n_rep)]
-    batched = ais_replicates(d, cfg, bases, SEED, keys, state=state, record_partial=True)
+    batched = ais_replicates(d, ais, bases, SEED, keys, record_partial=True)
     assert len(batched) == n_rep
     for k, run in zip(keys, batched, strict=True):
-        alone = estimate_log_z(d, cfg, bases, SEED, *k, state=state, record_partial=True)
+        alone = estimate_log_z(d, ais, bases, SEED, *k, record_partial=True)
         bad = [f for f in RUN_FIELDS if not _same(getattr(run, f), getattr(alone, f))]
         assert not bad, (k, bad)
     if schedule == "adaptive":  # each replicate annealed along the ladder of its own pilot
@@ -94,10 +95,10 @@ def test_replicated_log_z_equals_the_sequential_replicates(case, schedule, monke
     The last case (blocks of 10 rows of a 784-50-60 float32 DBM) is one that OpenBLAS 0.3.31 on AVX-512 does not
     sum alike batched and alone; there the guard must fall back to one run after another.
     """
-    d, bases, cfg, n_rep = _setup(case, schedule)
-    got = replicated_log_z(d, cfg, bases, n_rep, SEED, "final", 0)
+    d, bases, ais, n_rep = _setup(case, schedule)
+    got = replicated_log_z(d, ais, bases, n_rep, SEED, "final", 0)
     _sequential(monkeypatch)
-    want = replicated_log_z(d, cfg, bases, n_rep, SEED, "final", 0)
+    want = replicated_log_z(d, ais, bases, n_rep, SEED, "final", 0)
     assert got.keys() == want.keys()
     bad = [k for k in got if not _same(got[k], want[k])]
     assert not bad, bad
@@ -105,9 +106,9 @@ def test_replicated_log_z_equals_the_sequential_replicates(case, schedule, monke
 
 def test_one_replicate_and_one_block():
     """R = 1 is a single run (NaN spread); a batch of one block is always exact."""
-    d, bases, cfg, _ = _setup("20-12-8-float32", "adaptive")
-    z = replicated_log_z(d, cfg, bases, 1, SEED, "one")
-    run = estimate_log_z(d, cfg, bases, SEED, "one", "replicate", 0)
+    d, bases, ais, _ = _setup("20-12-8-float32", "adaptive")
+    z = replicated_log_z(d, ais, bases, 1, SEED, "one")
+    run = estimate_log_z(d, ais, bases, SEED, "one", "replicate", 0)
     assert z["log_z_replicates"] == [run.estimate] and np.isnan(z["log_z_stderr"])
     assert batch_rows_exact(d, 7, 1)
 

@@ -18,6 +18,7 @@ from bmrep.papers.carlson2016.exact_check import (
 )
 from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.simulated_tempering import rbm_step
+from config_sections import section
 from testsystems import random_rbm
 
 SEED = 20261121
@@ -80,7 +81,9 @@ def test_exact_delta_moments_match_the_joint_table_and_the_derivative_of_log_z(n
     assert exact.tempered_delta_moments(rbm, 0.5, a)[0] == pytest.approx(slope, abs=1e-6)
 
 
-EXACT = dict(
+EXACT = section(
+    "carlson2016",
+    "exact_check",
     n_visible=8,
     n_hidden=6,
     weight_scales=[1.0, 3.0],
@@ -90,6 +93,8 @@ EXACT = dict(
     init_iterations=4,
     init_sweeps=25,
     mbar_max_samples=3000,
+    n_replicates=2,
+    shard_size=1,
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bmrep.learning.dbm_samplers import PERCHAIN, make_sampler
+from bmrep.learning.dbm_samplers import PERCHAIN, SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import DBM
 from bmrep.sampling.streams import ChainStreams
@@ -27,12 +27,14 @@ def _sampler(algorithm: str, dbm: DBM, n_chains: int, swap_every: int = 50):
         dbm,
         ChainStreams.from_seed(SEED, "cast-perchain", n_chains=n_chains),
         keyed_rng(SEED, "cast-perchain-init"),
-        n_chains=n_chains,
-        n_betas=20,
-        beta_min=0.9,
-        gamma=GAMMA,
-        swap_every=swap_every,
-        record_every=25,
+        SamplerSettings(
+            n_chains=n_chains,
+            cast_n_betas=20,
+            cast_beta_min=0.9,
+            cast_gamma=GAMMA,
+            cast_swap_every=swap_every,
+            cast_record_every=25,
+        ),
     )
 
 

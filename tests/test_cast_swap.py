@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bmrep.learning.dbm_samplers import CONTROL, NOSWAP, make_sampler
+from bmrep.learning.dbm_samplers import CONTROL, NOSWAP, SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import DBM
 from bmrep.papers.salakhutdinov2010.tempering import occupancy_table, swap_comparison
@@ -45,12 +45,14 @@ def cast(dbm, repeat: int, swap_every: int, algorithm: str = "CAST", record_ever
         dbm,
         ChainStreams.from_seed(SEED, "cast-swap", repeat, n_chains=N_CHAINS),
         keyed_rng(SEED, "cast-swap-init", repeat),
-        n_chains=N_CHAINS,
-        n_betas=20,
-        beta_min=0.9,
-        gamma=10.0,
-        swap_every=swap_every,
-        record_every=record_every,
+        SamplerSettings(
+            n_chains=N_CHAINS,
+            cast_n_betas=20,
+            cast_beta_min=0.9,
+            cast_gamma=10.0,
+            cast_swap_every=swap_every,
+            cast_record_every=record_every,
+        ),
     )
     return s
 

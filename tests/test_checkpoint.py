@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from bmrep.learning.checkpoint import Checkpoint, run_resumable
-from bmrep.learning.dbm_samplers import ALGORITHMS, make_sampler
+from bmrep.learning.dbm_samplers import ALGORITHMS, SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.negative_phases import CDChains, PTChains
 from bmrep.learning.optimizers import SGD, Adam, AdaMax
@@ -76,11 +76,7 @@ def _dbm_run(algorithm, n_updates, checkpoint=None, kill_at=None):
         dbm,
         ChainStreams.from_seed(2, "test_ckpt", algorithm, n_chains=n_chains),
         np.random.default_rng(3),
-        n_chains=n_chains,
-        tt_levels=4,
-        tt_every=3,
-        n_betas=5,
-        swap_every=20,
+        SamplerSettings(n_chains=n_chains, tt_levels=4, tt_every=3, cast_n_betas=5, cast_swap_every=20),
     )
 
     def callback(t, model, s):

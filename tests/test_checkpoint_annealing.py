@@ -22,6 +22,7 @@ from bmrep.papers.carlson2016.fig3 import fig3_truth_run
 from bmrep.papers.salakhutdinov2010 import evaluation
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.ladders import piecewise_betas
+from config_sections import evaluation_config
 from testsystems import random_dbm, random_rbm
 
 
@@ -136,14 +137,14 @@ def test_carlson2016_fig3_truth_run_resumes_bit_identically(tmp_path, method):
 
 
 # -- salakhutdinov2010_evaluate: the curve's snapshots and the final replicates ---------------------------------
-EV = {
-    "n_mean_field": 10,
-    "ais_state": "v_h2",
-    "curve_train_subset": 30,
-    "curve_ais": {"n_betas": 40, "n_runs": 5, "dtype": "float32", "schedule": "adaptive"},
-    "final_ais": {"n_betas": 50, "n_runs": 5, "dtype": "float32", "schedule": "linear"},
-    "final_replicates": 3,
-}
+EV = evaluation_config(
+    n_mean_field=10,
+    ais_state="v_h2",
+    curve_train_subset=30,
+    curve_ais={"n_betas": 40, "n_runs": 5, "dtype": "float32", "schedule": "adaptive"},
+    final_ais={"n_betas": 50, "n_runs": 5, "dtype": "float32", "schedule": "linear"},
+    final_replicates=3,
+)
 
 
 def _evaluate(checkpoint):

@@ -10,7 +10,7 @@ from bmrep.claims.core import Results, evaluate
 from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUCED
 from bmrep.papers.carlson2016.claims import claims
 
-SETTINGS = {"fig3_models": ["784x10", "784x99"]}
+SETTINGS = {"fig3_models": ["784x10", "784x99"], "fig1_main_sweeps": 1500}
 SIGNS = np.array([1.0, -1.0, 1.0, -1.0])  # errors of equal size: bootstrap RMSEs do not vary, so s = 0
 
 

@@ -96,6 +96,7 @@ def tables(
         "max_bound_minus_ll": -0.1,
         "ais_betas": 1000,
         "ais_runs": 50,
+        "ais_schedule": AIS_SETTINGS["schedule"],
         "ais_settings": AIS_SETTINGS,
         "replicates": [
             {"replicate": i, "error": e, "ess": 40.0, "stderr": 0.02, "delta_stderr": 0.02}

@@ -20,7 +20,7 @@ def test_exact_check_diagnostics_reach_the_details():
     out = exact_diagnostics(
         {
             "beta_profile": prof,
-            "ladder": [{"n_betas": 1000, "error": -0.5, "stderr": 0.02}],
+            "ladder": [{"schedule": "piecewise", "n_betas": 1000, "error": -0.5, "stderr": 0.02}],
             "replicates_pooled": {"n_runs": 30, "error": 0.04, "stderr": float("nan"), "ess": 4.5},
         }
     )

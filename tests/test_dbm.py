@@ -10,7 +10,7 @@ from bmrep.estimators.ais import ais_log_partition
 from bmrep.estimators.base import base_log_partition
 from bmrep.estimators.dbm_ais import data_base_bias, data_base_biases
 from bmrep.learning.dbm_pretraining import pretrain_dbm
-from bmrep.learning.dbm_samplers import ALGORITHMS, make_sampler
+from bmrep.learning.dbm_samplers import ALGORITHMS, SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.models.dbm import (
     DBM,
@@ -174,10 +174,7 @@ def test_every_algorithm_trains_deterministically(algorithm):
             d,
             ChainStreams.from_seed(SEED, algorithm, n_chains=20),
             keyed_rng(SEED, "c"),
-            n_chains=20,
-            tt_levels=4,
-            n_betas=5,
-            swap_every=5,
+            SamplerSettings(n_chains=20, tt_levels=4, cast_n_betas=5, cast_swap_every=5),
         )
         seen = []
         train_dbm(
@@ -211,7 +208,9 @@ def test_training_increases_the_exact_likelihood():
     X = np.abs(protos[r.integers(0, 3, 300)] ^ (r.random((300, 10)) < 0.05)).astype(np.float64)
     d = DBM.random(10, 6, 4, keyed_rng(SEED, "ll-init"), scale=0.01)
     before = exact_dbm.log_prob_v(d, X).mean()
-    s = make_sampler("SAP", d, ChainStreams.from_seed(SEED, "ll", n_chains=50), keyed_rng(SEED, "llc"), n_chains=50)
+    s = make_sampler(
+        "SAP", d, ChainStreams.from_seed(SEED, "ll", n_chains=50), keyed_rng(SEED, "llc"), SamplerSettings(n_chains=50)
+    )
     train_dbm(d, X, s, n_updates=300, batch_size=50, lr=0.05, rng=keyed_rng(SEED, "llmb"))
     after = exact_dbm.log_prob_v(d, X).mean()
     assert after > before + 0.5
@@ -224,11 +223,7 @@ def test_cast_swap_moves_fast_beta1_states_into_slow_chains():
         d,
         ChainStreams.from_seed(SEED, "cast", n_chains=8),
         keyed_rng(SEED, "cast-c"),
-        n_chains=8,
-        n_betas=4,
-        beta_min=0.5,
-        gamma=1.0,
-        swap_every=4,
+        SamplerSettings(n_chains=8, cast_n_betas=4, cast_beta_min=0.5, cast_gamma=1.0, cast_swap_every=4),
     )
     for t in range(3):
         s.step(d, t)

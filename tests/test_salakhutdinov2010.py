@@ -5,6 +5,7 @@ The claims are tested in test_claims_salakhutdinov2010.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from bmrep.papers.salakhutdinov2010.sampling import (
 from bmrep.papers.salakhutdinov2010.summaries import paired_differences, table1
 from bmrep.papers.salakhutdinov2010.toy import fig2_toy, two_node_mrf
 from bmrep.seeds import rng as keyed_rng
+from config_sections import ais_settings
 from testsystems import random_dbm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,29 +118,30 @@ def test_adaptive_ais_schedule_matches_exact_log_z_on_an_enumerable_dbm():
     d, bases, exact = _enumerable_dbm("adaptive")
     cfg = {"n_betas": 1000, "n_runs": 100, "schedule": "adaptive", "pilot_fraction": 0.1, "uniform_mix": 0.1}
     for state in ("v_h2", "h1"):
-        run = estimate_log_z(d, cfg, bases, SEED, "adaptive-test", state=state)
+        run = estimate_log_z(d, ais_settings(state, **cfg), bases, SEED, "adaptive-test")
         assert run.betas.size == 1000 and run.betas[0] == 0.0 and run.betas[-1] == 1.0
         assert abs(run.estimate - exact) < 0.1
         assert abs(run.estimate - exact) < 4 * run.stderr + 0.02
-    # the piecewise ladder is the default; an unknown schedule is an error
-    assert np.allclose(np.diff(estimate_log_z(d, {"n_betas": 101, "n_runs": 4}, bases, SEED).betas)[-5:], 0.1 / 69)
+    # the piecewise ladder is the schema's default; an unknown schedule is an error
+    piecewise = estimate_log_z(d, ais_settings(n_betas=101, n_runs=4), bases, SEED)
+    assert np.allclose(np.diff(piecewise.betas)[-5:], 0.1 / 69)
     with pytest.raises(ValueError, match="schedule"):
-        estimate_log_z(d, {**cfg, "schedule": "geometric"}, bases, SEED)
+        replace(ais_settings(**cfg), schedule="geometric")
 
 
 def test_replicated_log_z_on_an_enumerable_dbm():
     """The final log Z from independent AIS replicates (spec, section 3): pooled estimate against the exact value,
     z-score with the replicates' spread as the error; replicates are independent (distinct estimates)."""
     d, bases, exact = _enumerable_dbm("replicated")
-    cfg = {"n_betas": 300, "n_runs": 20, "schedule": "adaptive"}
-    z = replicated_log_z(d, cfg, bases, 6, SEED, "replicated-test")
+    ais = ais_settings(n_betas=300, n_runs=20, schedule="adaptive")
+    z = replicated_log_z(d, ais, bases, 6, SEED, "replicated-test")
     reps = np.array(z["log_z_replicates"])
     assert z["n_replicates"] == 6 and np.unique(reps).size == 6
     assert z["log_z_stderr"] == pytest.approx(np.std(reps, ddof=1) / np.sqrt(6)) and z["log_z_stderr"] > 0
     assert abs(z["log_z"] - exact) / z["log_z_stderr"] < 4.0, (z["log_z"], exact, z["log_z_stderr"])
     # a replicate states its delta-method error only at ESS >= 30 (of 20 runs: never)
     assert all(np.isnan(s) for s in z["replicate_stated_stderr"])
-    one = replicated_log_z(d, cfg, bases, 1, SEED, "replicated-test")
+    one = replicated_log_z(d, ais, bases, 1, SEED, "replicated-test")
     assert np.isnan(one["log_z_stderr"]) and one["log_z"] == pytest.approx(reps[0])
 
 

@@ -27,11 +27,12 @@ from bmrep.papers.salakhutdinov2010.exact_check import (
     model_from_arrays,
 )
 from bmrep.seeds import rng as keyed_rng
+from config_sections import ais_config, ais_settings, evaluation_config
 from testsystems import random_dbm
 
 SEED = 20261123
 # 20 replicates (the spec's R) of a cheap AIS: 200 betas x 100 runs on the linear ladder (the final AIS's), float64
-AIS = {"n_betas": 200, "n_runs": 100, "dtype": "float64", "schedule": "linear"}
+AIS = ais_config(n_betas=200, n_runs=100, dtype="float64", schedule="linear")
 R = 20
 
 
@@ -55,7 +56,7 @@ def test_ais_calibration_rule_on_a_small_enumerable_dbm(small_dbm):
     the mean error is within 3 s.e. (sd / sqrt(R)) of 0, as it must be for an AIS whose Jensen bias
     (-var/2) is small beside its s.e. (here var/2 ~ 0.002 nats, s.e. ~ 0.01)."""
     d, base, X = small_dbm
-    reps = ais_replicates(d, base, AIS, SEED, range(R))
+    reps = ais_replicates(d, base, AIS, SEED, range(R), "v_h2")
     # pool = 1: a Table 1 that pools one replicate (final_replicates = 1), so the claim judges each replicate
     res = combine(exact_values(d, X[:50], 30), [reps], AIS, "v_h2", pool=1)
     err = np.array([x["error"] for x in res["replicates"]])
@@ -72,8 +73,8 @@ def test_ais_calibration_rule_on_a_small_enumerable_dbm(small_dbm):
 def test_replicates_are_keyed_by_index_so_sharding_keeps_the_numbers(small_dbm):
     d, base, _ = small_dbm
     cfg = {**AIS, "n_betas": 20, "n_runs": 10}
-    whole = ais_replicates(d, base, cfg, SEED, [0, 1, 2])
-    parts = [ais_replicates(d, base, cfg, SEED, [2]), ais_replicates(d, base, cfg, SEED, [0, 1])]
+    whole = ais_replicates(d, base, cfg, SEED, [0, 1, 2], "v_h2")
+    parts = [ais_replicates(d, base, cfg, SEED, [2], "v_h2"), ais_replicates(d, base, cfg, SEED, [0, 1], "v_h2")]
     exact = {"log_z_exact": 1.0, "shape": list(d.shape)}
     a, b = combine(exact, [whole], cfg, "v_h2"), combine(exact, parts, cfg, "v_h2")
     assert [x["replicate"] for x in b["replicates"]] == [0, 1, 2]
@@ -112,15 +113,15 @@ def test_the_ladder_selection_table_is_the_replicates_errors(small_dbm):
 
     d, base, _ = small_dbm
     exact = exact_dbm.log_partition(d)
-    final = {"n_betas": 999, "n_runs": 20, "dtype": "float64", "schedule": "piecewise"}
+    final = ais_config(n_betas=999, n_runs=20, dtype="float64", schedule="piecewise")
     sel = {"candidates": [{"schedule": "linear"}, {"schedule": "adaptive", "pilot": "linear"}], "n_betas": [60, 120],
            "n_replicates": 4}  # fmt: skip
-    t = selection_table(d, base, exact, final, sel, SEED)
+    t = selection_table(d, base, exact, final, sel, SEED, "v_h2")
     assert list(t["schedule"]) == ["linear", "linear", "adaptive/linear", "adaptive/linear"]
     assert list(t["n_betas"]) == [60, 120, 60, 120] and set(t["n_runs"]) == {20}
-    pd.testing.assert_frame_equal(t, selection_table(d, base, exact, final, sel, SEED))
+    pd.testing.assert_frame_equal(t, selection_table(d, base, exact, final, sel, SEED, "v_h2"))
     keys = [("selection", "linear", 120, "replicate", j) for j in range(4)]
-    reps = batched_replicates(d, {**final, "schedule": "linear", "n_betas": 120}, base, SEED, keys)
+    reps = batched_replicates(d, ais_settings(**{**final, "schedule": "linear", "n_betas": 120}), base, SEED, keys)
     err = np.array([r.estimate for r in reps]) - exact
     row = t.iloc[1]
     assert row["mean_error"] == pytest.approx(err.mean()) and row["stderr"] == pytest.approx(err.std(ddof=1) / 2)
@@ -137,7 +138,7 @@ def test_the_ladder_check_anneals_the_final_model_at_both_lengths(small_dbm):
     other = random_dbm(16, 6, 6, 3.0, keyed_rng(SEED, "another-dbm"))
     snaps = {k: np.stack([getattr(other, k), getattr(d, k)]) for k in ("W1", "W2", "b", "c1", "c2")}
     snaps["updates"] = np.array([0, 100])
-    ev = {"final_ais": {**AIS, "n_betas": 40, "schedule": "linear"}, "curve_train_subset": 100}
+    ev = evaluation_config(final_ais={**AIS, "n_betas": 40, "schedule": "linear"}, curve_train_subset=100)
     c = ladder_check("SAP", snaps, X, ev, SEED)
     assert c["n_betas"] == 40 and c["n_betas_long"] == 40 * LONG_FACTOR and c["repeat"] == 0
     assert c["long_minus_profile"] == pytest.approx(c["log_z_long"] - c["log_z"])

@@ -25,10 +25,11 @@ from bmrep.papers.salakhutdinov2010.evaluation import independent_replicates, tr
 from bmrep.papers.salakhutdinov2010.exact_check import ais_replicates, combine, exact_values
 from bmrep.papers.salakhutdinov2010.runs_check import runs_check
 from bmrep.seeds import rng as keyed_rng
+from config_sections import ais_config, ais_settings, evaluation_config
 from testsystems import random_dbm
 
 SEED = 20261129
-AIS = {"n_betas": 100, "n_runs": 50, "dtype": "float64", "schedule": "linear"}
+AIS = ais_config(n_betas=100, n_runs=50, dtype="float64", schedule="linear")
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_the_calibration_states_the_error_of_table1s_pool(small_dbm):
     d, X = small_dbm
     base = data_base_biases(d, X)
     exact = exact_values(d, X[:50], 30)
-    parts = [ais_replicates(d, base, AIS, SEED, [2, 3]), ais_replicates(d, base, AIS, SEED, [0, 1])]
+    parts = [ais_replicates(d, base, AIS, SEED, [2, 3], "v_h2"), ais_replicates(d, base, AIS, SEED, [0, 1], "v_h2")]
     res = combine(exact, parts, AIS, "v_h2", pool=2)
     g = res["replicates_grouped"]
     by_rep = {int(r): w for p in parts for r, w in zip(p["replicate"], p["log_weights"], strict=True)}
@@ -77,10 +78,11 @@ def test_the_runs_check_pools_more_replicates_of_the_final_model(small_dbm):
     other = random_dbm(16, 6, 6, 1.0, keyed_rng(SEED, "another-dbm"))
     snaps = {k: np.stack([getattr(other, k), getattr(d, k)]) for k in ("W1", "W2", "b", "c1", "c2")}
     snaps["updates"] = np.array([0, 100])
-    ev = {"final_ais": AIS, "curve_train_subset": 100, "final_replicates": 2}
+    ev = evaluation_config(final_ais=AIS, curve_train_subset=100, final_replicates=2)
     c = runs_check("SAP", snaps, X, ev, 6, SEED)
     assert (c["n_replicates"], c["pool"], c["n_runs"], len(c["log_z_pools"])) == (6, 2, 50, 3)
-    reps = independent_replicates(d, AIS, data_base_biases(d, train_subset(X, ev, SEED)), 6, SEED, "runs-check", 0)
+    base = data_base_biases(d, train_subset(X, ev["curve_train_subset"], SEED))
+    reps = independent_replicates(d, ais_settings(**AIS), base, 6, SEED, "runs-check", 0)
     rows = np.stack([r.log_weights for r in reps])
     assert c["log_z_replicates"] == pytest.approx([r.estimate for r in reps])
     assert c["log_z_pooled"] == pytest.approx(log_mean_exp(rows.ravel()))

@@ -66,6 +66,7 @@ C16_READS = {
             "n_chains",
             "sweeps",
             "K",
+            "init",
             "init_iterations",
             "init_sweeps",
             "mbar_max_samples",

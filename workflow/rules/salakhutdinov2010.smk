@@ -46,7 +46,7 @@ validate(config["salakhutdinov2010"], "../schemas/salakhutdinov2010.schema.yaml"
 S10 = paper_config("salakhutdinov2010")
 S10_ALGS = list(S10["algorithms"])
 S10_SAMPLING_MODEL = "CAST" if "CAST" in S10_ALGS else S10_ALGS[0]
-S10_NORB = [S10["norb_path"]] if S10.get("norb_path") else []
+S10_NORB = [S10["norb_path"]] if S10["norb_path"] else []
 
 PAPER_TARGETS["salakhutdinov2010"] += [
     figures("salakhutdinov2010/fig2.png"),
@@ -78,16 +78,16 @@ S10_ALG_PATTERN = "|".join(re.escape(a) for a in S10_ALGS)
 S10_SEEDS = list(range(int(S10["n_seeds"])))
 # An algorithm named in algorithm_seeds is trained for its first N seeds only (the schedule evidence run: FPCD and
 # Trans-SAP for seed 0); every other for all n_seeds. S10_RUNS: the (algorithm, seed) trainings Table 1 reads.
-S10_ALG_SEEDS = {a: S10_SEEDS[: int(S10.get("algorithm_seeds", {}).get(a, len(S10_SEEDS)))] for a in S10_ALGS}
+S10_ALG_SEEDS = {a: S10_SEEDS[: int(S10["algorithm_seeds"].get(a, len(S10_SEEDS)))] for a in S10_ALGS}
 S10_RUNS = [(a, r) for a in S10_ALGS for r in S10_ALG_SEEDS[a]]
 
 
 # The diagnostic CAST-noswap (spec, section 3): trained for the first cast_noswap_seeds seeds, only for
 # cast_tempering (not evaluated, not in Table 1), so the training rule alone accepts it.
-S10_NOSWAP_SEEDS = S10_SEEDS[: int(S10.get("cast_noswap_seeds", 0))] if S10_CAST else []
+S10_NOSWAP_SEEDS = S10_SEEDS[: int(S10["cast_noswap_seeds"])] if S10_CAST else []
 S10_TRAIN_PATTERN = "|".join(re.escape(a) for a in [*S10_ALGS, S10_NOSWAP])
 # The final AIS of the Table 1 models is the one the calibration judges: one config entry, passed to both.
-S10_FINAL_AIS = {"ais": S10["evaluation"]["final_ais"], "ais_state": S10["evaluation"].get("ais_state", "v_h2")}
+S10_FINAL_AIS = {"ais": S10["evaluation"]["final_ais"], "ais_state": S10["evaluation"]["ais_state"]}
 
 
 rule salakhutdinov2010_fig2:

@@ -32,7 +32,7 @@ rule salakhutdinov2010_export_model:
         "../scripts/salakhutdinov2010/export_model.py"
 
 
-S10_ADOPT_DIR = (S10.get("adopt_dir") or "").rstrip("/")
+S10_ADOPT_DIR = (S10["adopt_dir"] or "").rstrip("/")
 S10_ADOPTED = adopted_models(S10_ADOPT_DIR, S10_SEEDS, S10_ALGS)
 
 if S10_ADOPTED["pretrained"]:

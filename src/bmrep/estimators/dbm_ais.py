@@ -15,18 +15,28 @@ chains share the matrix products (BLAS packs the weights once for all of
 them), and everything else (``log f``, the unit updates, the random streams)
 is computed block by block or chain by chain exactly as for a run of its own.
 :func:`batch_rows_exact` tells whether the products are, too.
+
+What defines one such estimator is one frozen record, :class:`AISSettings`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from ..models.dbm import DBM, base_logits, mean_field, tempered_log_f, tempered_log_f_h1
 from ..sampling.dbm_gibbs import DBMChains, gibbs_sweep
+from ..sampling.ladders import FIXED_SCHEDULES
 from ..sampling.operators import Gibbs
 from .base import AnnealingModel, base_log_partition
 
 __all__ = [
+    "AISSettings",
+    "AIS_SCHEDULES",
+    "AIS_STATES",
+    "AIS_DTYPES",
     "TemperedDBMChains",
     "TemperedDBMChainsH1",
     "dbm_annealing_model",
@@ -34,6 +44,89 @@ __all__ = [
     "data_base_bias",
     "data_base_biases",
 ]
+
+
+# The ladders an AISSettings' ``schedule`` names: fixed in advance, or built from a pilot run (``adaptive``).
+AIS_SCHEDULES = (*FIXED_SCHEDULES, "adaptive")
+# What the chains anneal: (v, h2) with h1 summed out, or h1 with v and h2 summed out (dbm_annealing_model).
+AIS_STATES = ("v_h2", "h1")
+# The chains' dtypes (the log weights accumulate in float64 whatever it is).
+AIS_DTYPES = ("float32", "float64")
+
+
+@dataclass(frozen=True)
+class AISSettings:
+    """Everything that defines an AIS estimate of a DBM's log Z, as one record (checked when it is made).
+
+    No field has a default: the config's are its schema's (``$defs.ais`` and ``evaluation.ais_state`` of
+    ``workflow/schemas/salakhutdinov2010.schema.yaml``), filled in when it is validated.
+
+    Attributes
+    ----------
+    n_betas : int
+        Inverse temperatures of the ladder, both ends included (Neal 2001;
+        Salakhutdinov & Murray 2008 anneal along 14500).
+    n_runs : int
+        Independent annealing runs, the importance weights of one estimate.
+    dtype : {"float32", "float64"}
+        The chains' dtype; the log weights accumulate in float64 whatever it is.
+    schedule : {"piecewise", "linear", "adaptive"}
+        ``piecewise``: the Salakhutdinov & Murray (2008) ladder
+        (:func:`bmrep.sampling.ladders.piecewise_betas`); ``linear``: betas
+        uniform in [0, 1]; ``adaptive``: a pilot run along the ``pilot`` ladder
+        of :attr:`n_pilot_betas`, then the constant-speed ladder that
+        :func:`bmrep.sampling.ladders.adaptive_betas` builds from it.
+    pilot : {"piecewise", "linear"}
+        The ``adaptive`` schedule's pilot ladder.
+    pilot_fraction : float
+        The pilot's length relative to the ladder's (:attr:`n_pilot_betas`).
+    uniform_mix : float
+        The share of uniform spacing mixed into the adaptive ladder
+        (:func:`bmrep.sampling.ladders.adaptive_betas`).
+    state : {"v_h2", "h1"}
+        What the chains anneal: (v, h2) with h1 summed out (Salakhutdinov &
+        Hinton 2009) or h1 with v and h2 summed out (:func:`dbm_annealing_model`).
+    """
+
+    n_betas: int
+    n_runs: int
+    dtype: str
+    schedule: str
+    pilot: str
+    pilot_fraction: float
+    uniform_mix: float
+    state: str
+
+    def __post_init__(self):
+        for name, kind in (("n_betas", int), ("n_runs", int), ("pilot_fraction", float), ("uniform_mix", float)):
+            object.__setattr__(self, name, kind(getattr(self, name)))
+        choices = {"schedule": AIS_SCHEDULES, "pilot": FIXED_SCHEDULES, "dtype": AIS_DTYPES, "state": AIS_STATES}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"AIS {name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}")
+
+    @classmethod
+    def from_config(cls, ais: Mapping, state: str) -> AISSettings:
+        """The settings of a validated config's AIS block (its schema's defaults filled in) annealing ``state``."""
+        return cls(**{f.name: ais[f.name] for f in fields(cls) if f.name != "state"}, state=state)
+
+    @property
+    def chain_dtype(self) -> type:
+        """The chains' numpy dtype (``dtype``)."""
+        return np.dtype(self.dtype).type
+
+    @property
+    def n_pilot_betas(self) -> int:
+        """The ``adaptive`` schedule's pilot length: ``pilot_fraction * n_betas`` betas, at least 10."""
+        return max(10, int(round(self.pilot_fraction * self.n_betas)))
+
+    def record(self) -> dict:
+        """The settings as a result records them: the pilot's only for ``adaptive``, the schedule that reads them."""
+        out = {"n_betas": self.n_betas, "n_runs": self.n_runs, "state": self.state, "dtype": self.dtype}
+        out["schedule"] = self.schedule
+        if self.schedule == "adaptive":
+            out.update(pilot=self.pilot, pilot_fraction=self.pilot_fraction, uniform_mix=self.uniform_mix)
+        return out
 
 
 def _blocks(n_chains: int, *betas):
@@ -214,7 +307,7 @@ def dbm_annealing_model(
     ``transition`` and ``log_f_pair`` take a float beta or per-block betas
     (B,) (blocks of consecutive chains, :func:`bmrep.estimators.ais.anneal`).
     """
-    if state not in ("v_h2", "h1"):
+    if state not in AIS_STATES:
         raise ValueError(f"AIS state must be 'v_h2' (h1 summed out) or 'h1' (v, h2 summed out), got {state!r}")
     state_cls = TemperedDBMChains if state == "v_h2" else TemperedDBMChainsH1
     op = Gibbs() if operator is None else operator

@@ -53,7 +53,7 @@ def init_sweeps_of(settings: dict, K: int) -> int:
     K : int
         Number of inverse temperatures (an AIS pass along them costs K - 2 sweeps).
     """
-    ais = K - 2 if settings.get("init", "flat") == "ais" else 0
+    ais = K - 2 if settings["init"] == "ais" else 0
     return ais + int(settings["init_iterations"]) * int(settings["init_sweeps"])
 
 
@@ -162,7 +162,7 @@ def budget_tempered_run(
     Parameters
     ----------
     settings : dict
-        ``K``, ``n_chains``, ``init`` (``flat`` if absent), ``init_iterations``,
+        ``K``, ``n_chains``, ``init`` (``flat``/``ais``), ``init_iterations``,
         ``init_sweeps``.
     budgets : list of int
         Increasing sweeps per chain in all, one checkpoint each; the smallest
@@ -187,6 +187,6 @@ def budget_tempered_run(
         seed=seed,
         key=key,
         dtype=dtype,
-        init=settings.get("init", "flat"),
+        init=settings["init"],
         record=record,
     )

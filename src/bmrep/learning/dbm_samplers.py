@@ -8,7 +8,7 @@ Trans-SAP, :class:`bmrep.learning.cast.CoupledAdaptiveTempering` = CAST (Algorit
 6.1). Each has ``model_chains()``, ``step(dbm, t)``, ``after_update(dbm,
 grads)``, ``diagnostics()`` and ``get_state()`` / ``set_state(state)`` (all
 they change, for checkpoints: :mod:`bmrep.learning.checkpoint`);
-:func:`make_sampler` builds one by name.
+:func:`make_sampler` builds one by name from one :class:`SamplerSettings`.
 
 References
 ----------
@@ -19,6 +19,9 @@ contrastive divergence. ICML.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -78,7 +81,7 @@ class FastWeightChains(GibbsChains):
 
     name = "FPCD"
 
-    def __init__(self, dbm, n_chains, streams, rng, n_sweeps=1, fast_lr: float = 0.005, fast_decay: float = 0.95):
+    def __init__(self, dbm, n_chains, streams, rng, *, fast_lr: float, fast_decay: float, n_sweeps: int = 1):
         super().__init__(dbm, n_chains, streams, rng, n_sweeps)
         if not 0.0 <= fast_decay < 1.0:
             raise ValueError(f"fast_decay must be in [0, 1), got {fast_decay}")
@@ -115,9 +118,7 @@ class TemperedTransitionChains(GibbsChains):
 
     name = "Trans-SAP"
 
-    def __init__(
-        self, dbm, n_chains, streams, rng, n_sweeps=1, n_levels: int = 20, beta_min: float = 0.9, every: int = 1
-    ):
+    def __init__(self, dbm, n_chains, streams, rng, *, n_levels: int, beta_min: float, every: int, n_sweeps: int = 1):
         super().__init__(dbm, n_chains, streams, rng, n_sweeps)
         self.ladder = linear_betas(n_levels + 1, beta_min)[::-1].copy()  # walked from beta = 1 down
         self.every = max(int(every), 1)
@@ -155,24 +156,56 @@ CONTROL = "SAP-50"
 # A diagnostic (spec, section 3; not in Table 1): CAST with its swaps switched off (swap_every = 0), so that its
 # fast chains' occupancy and Wang-Landau weights show what the swaps' placements at beta = 1 do to them.
 NOSWAP = "CAST-noswap"
-# make_sampler's options of each algorithm (not given: the sampler's constructor default) ...
-_OPTIONS = {
-    "SAP": (),
-    CONTROL: (),
-    "FPCD": ("fast_lr", "fast_decay"),
-    "Trans-SAP": ("tt_levels", "tt_beta_min", "tt_every"),
-    "CAST": ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every", "record_every"),
-    NOSWAP: ("n_betas", "beta_min", "gamma", "gamma_t0", "record_every"),  # swap_every is 0
-    PERCHAIN: ("n_betas", "beta_min", "gamma", "gamma_t0", "swap_every", "record_every"),
-}
-# ... and the constructor's names of those that differ (Trans-SAP's are prefixed, as CAST also has a beta_min)
-_RENAMED = {"tt_levels": "n_levels", "tt_beta_min": "beta_min", "tt_every": "every"}
+ALGORITHMS = ("SAP", CONTROL, "FPCD", "Trans-SAP", "CAST", NOSWAP, PERCHAIN)
 
 
-def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *, n_chains: int = 100, **options):
-    """Build the sampler of ``algorithm`` in :data:`ALGORITHMS`.
+@dataclass(frozen=True)
+class SamplerSettings:
+    """The settings of every sampler of :func:`make_sampler`, one record; each algorithm reads its own fields.
 
-    It has ``n_chains`` particles in all (CAST: half slow, half fast), except
+    The defaults are Salakhutdinov (2010)'s (section 8; FPCD's from Tieleman & Hinton 2009), for a caller of the
+    library; the workflow builds the record from its validated config (:meth:`from_config`), which has every one.
+
+    Attributes
+    ----------
+    n_chains : int
+        Persistent particles in all (CAST: half slow, half fast; SAP-50: CAST's slow half). Section 8: 100.
+    fpcd_fast_lr, fpcd_fast_decay : float
+        FPCD's fast weights, ``fast <- fpcd_fast_decay * fast + fpcd_fast_lr * grad`` (Tieleman & Hinton 2009:
+        the initial slow rate, decay 19/20).
+    tt_levels, tt_beta_min, tt_every
+        Trans-SAP: a tempered transition over ``tt_levels`` betas uniform in [tt_beta_min, 1] every ``tt_every``
+        updates (Salakhutdinov 2009; section 8: 20 levels in [0.9, 1]).
+    cast_n_betas, cast_beta_min, cast_gamma
+        CAST's fast chains: adaptive simulated tempering over ``cast_n_betas`` betas uniform in [cast_beta_min, 1],
+        Wang-Landau rate ``cast_gamma`` (section 8: 20 betas in [0.9, 1]; Algorithm 1).
+    cast_swap_every, cast_record_every : int
+        CAST's swap of slow and fast chains every ``cast_swap_every`` updates (section 8: 50) and the window of its
+        records (:meth:`bmrep.learning.cast.CoupledAdaptiveTempering.records`).
+    """
+
+    n_chains: int = 100
+    fpcd_fast_lr: float = 0.005
+    fpcd_fast_decay: float = 0.95
+    tt_levels: int = 20
+    tt_beta_min: float = 0.9
+    tt_every: int = 1
+    cast_n_betas: int = 20
+    cast_beta_min: float = 0.9
+    cast_gamma: float = 10.0
+    cast_swap_every: int = 50
+    cast_record_every: int = 50
+
+    @classmethod
+    def from_config(cls, train: Mapping) -> SamplerSettings:
+        """The settings of a validated config's training section, which names every field as this record does."""
+        return cls(**{f.name: train[f.name] for f in fields(cls)})
+
+
+def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, settings: SamplerSettings):
+    """Build the sampler of ``algorithm`` in :data:`ALGORITHMS` with the fields of ``settings`` it reads.
+
+    It has ``settings.n_chains`` particles in all (CAST: half slow, half fast), except
     :data:`CONTROL` ("SAP-50"): SAP on the streams and initial states of
     CAST's slow half (chains 0 .. n_chains/2 - 1 of the same ``streams`` and
     ``rng``), so that with the same streams it is CAST without fast chains
@@ -181,47 +214,39 @@ def make_sampler(algorithm: str, dbm: DBM, streams, rng: np.random.Generator, *,
     SAP-50's chains, its fast chains CAST's up to CAST's first swap); and
     :data:`PERCHAIN` ("CAST-perchain"): CAST with one Wang-Landau vector per
     fast chain instead of one shared vector (same streams and initial chains).
-    ``options`` are the settings of any algorithm, those of the others being
-    ignored (so one call site serves all four): FPCD ``fast_lr``,
-    ``fast_decay``; Trans-SAP ``tt_levels``, ``tt_beta_min``, ``tt_every``
-    (:class:`TemperedTransitionChains`' ``n_levels``, ``beta_min``,
-    ``every``); CAST ``n_betas``, ``beta_min``, ``gamma``, ``gamma_t0``,
-    ``swap_every``, ``record_every``. An option not given takes the sampler's default.
 
     Raises
     ------
     ValueError
         For an unknown algorithm, or CAST, its control or CAST-noswap with an odd ``n_chains``.
-    TypeError
-        For an option no algorithm has.
     """
-    if algorithm not in _OPTIONS:
-        raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected one of {', '.join(_OPTIONS)}")
-    unknown = set(options).difference(*_OPTIONS.values())
-    if unknown:
-        raise TypeError(f"make_sampler got unknown options {sorted(unknown)}")
-    kw = {_RENAMED.get(key, key): options[key] for key in _OPTIONS[algorithm] if key in options}
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown DBM learning algorithm {algorithm!r}; expected one of {', '.join(ALGORITHMS)}")
+    s, n_chains = settings, int(settings.n_chains)
     if algorithm == "SAP":
         return GibbsChains(dbm, n_chains, streams, rng)
     if algorithm == "FPCD":
-        return FastWeightChains(dbm, n_chains, streams, rng, **kw)
+        return FastWeightChains(dbm, n_chains, streams, rng, fast_lr=s.fpcd_fast_lr, fast_decay=s.fpcd_fast_decay)
     if algorithm == "Trans-SAP":
-        return TemperedTransitionChains(dbm, n_chains, streams, rng, **kw)
+        tt = {"n_levels": s.tt_levels, "beta_min": s.tt_beta_min, "every": s.tt_every}
+        return TemperedTransitionChains(dbm, n_chains, streams, rng, **tt)
     if n_chains % 2:
         raise ValueError(f"{algorithm} splits n_chains into slow and fast halves; got odd n_chains={n_chains}")
     half = n_chains // 2
     if algorithm == CONTROL:  # CAST's initial chains are drawn for all n_chains; the slow half is the first
         slow = random_chains(dbm, n_chains, rng).take(slice(0, half))
         return GibbsChains(dbm, half, streams.subset(slice(0, half)), rng, chains=slow)
-    if algorithm == NOSWAP:
-        kw["swap_every"] = 0
-    return CoupledAdaptiveTempering(dbm, half, half, streams, rng, shared_weights=algorithm != PERCHAIN, **kw)
+    return CoupledAdaptiveTempering(
+        dbm, half, half, streams, rng,
+        n_betas=s.cast_n_betas, beta_min=s.cast_beta_min, gamma=s.cast_gamma,
+        swap_every=0 if algorithm == NOSWAP else s.cast_swap_every, record_every=s.cast_record_every,
+        shared_weights=algorithm != PERCHAIN,
+    )  # fmt: skip
 
-
-ALGORITHMS = tuple(_OPTIONS)
 
 __all__ = [
     "ALGORITHMS",
+    "SamplerSettings",
     "CONTROL",
     "NOSWAP",
     "PERCHAIN",

@@ -12,6 +12,7 @@ Defaults given in the schema (``default:``) are filled in, as Snakemake does.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import jsonschema
@@ -47,16 +48,41 @@ def _describe(err: jsonschema.ValidationError, prefix: str) -> str:
     return f"invalid config: {path}: {msg}"
 
 
-def validate_config(data: dict, schema_path: str | Path, prefix: str = "") -> None:
-    """Validate ``data`` against the YAML JSON-schema at ``schema_path``; raise ConfigError (one line)."""
+def _load_schema(schema_path: str | Path) -> dict:
     # libyaml's loader where PyYAML has it: every Snakemake process (a SLURM job runs two) validates seven
     # schemas, about 0.9 s with the pure-Python one; the safe constructors are the same
-    schema = yaml.load(Path(schema_path).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return yaml.load(Path(schema_path).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _check(data: dict, schema: dict, prefix: str) -> None:
     cls = _with_defaults(jsonschema.validators.validator_for(schema))
     errors = sorted(cls(schema).iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if errors:
         err = jsonschema.exceptions.best_match(errors) or errors[0]
         raise ConfigError(_describe(err, prefix))
+
+
+def validate_config(data: dict, schema_path: str | Path, prefix: str = "") -> None:
+    """Validate ``data`` against the YAML JSON-schema at ``schema_path``; raise ConfigError (one line)."""
+    _check(data, _load_schema(schema_path), prefix)
+
+
+def validated_part(data: dict, schema_path: str | Path, where: str) -> dict:
+    """A copy of ``data`` validated against the part ``where`` of a schema, its defaults filled in; or ConfigError.
+
+    ``where`` is ``$defs.<name>`` or a dotted path of properties (``evaluation``, ``exact_check.selection``): what a
+    stage receives of a validated config, for a caller outside the workflow (a test, a benchmark) that gives only
+    the keys it sets.
+    """
+    schema = node = _load_schema(schema_path)
+    if where.startswith("$defs."):
+        node = schema["$defs"][where.removeprefix("$defs.")]
+    else:
+        for part in where.split("."):
+            node = node["properties"][part]
+    out = copy.deepcopy(data)
+    _check(out, {**node, "$schema": schema["$schema"], "$defs": schema.get("$defs", {})}, where)
+    return out
 
 
 def deep_merge(into: dict, new: dict) -> dict:

@@ -136,8 +136,8 @@ def exact_check_shard(settings: dict, seed: int, replicates) -> pd.DataFrame:
     Parameters
     ----------
     settings : dict
-        ``n_visible``, ``n_hidden``, ``weight_scales``, ``n_chains``, ``sweeps``,
-        ``K``, ``init_iterations``, ``init_sweeps``, ``mbar_max_samples``.
+        ``n_visible``, ``n_hidden``, ``weight_scales``, ``n_chains``, ``sweeps``, ``K``, ``init`` (the RTS
+        initial iterations' start), ``init_iterations``, ``init_sweeps``, ``mbar_max_samples``.
     seed : int
         Root seed.
     replicates : iterable of int

@@ -1,7 +1,9 @@
 """Salakhutdinov (2010), Learning deep Boltzmann machines using adaptive MCMC: stages, claims, plots.
 
-Pure functions from settings (plain dicts, parts of the paper's config
-section) and seeds to arrays and data frames; the workflow scripts in
+Pure functions from settings (the parts of the paper's validated config
+section that a stage reads, turned once into frozen records: ``AISSettings``,
+``EvaluationSettings``, ``TrainingSettings``, ``SamplerSettings``) and seeds
+to arrays and data frames; the workflow scripts in
 ``workflow/scripts/salakhutdinov2010/`` only read, call these and write.
 One module per pipeline stage, so a job imports only the code it runs:
 

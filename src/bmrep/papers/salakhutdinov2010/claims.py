@@ -117,7 +117,7 @@ def ais_calibration(r) -> Estimate:
         (
             f"DBM {'-'.join(map(str, e['shape']))} trained on the data for {e.get('n_updates', '?')} updates; "
             f"{len(reps)} independent AIS replicates (spec: >= 20) of the profile's final AIS, "
-            f"{e['ais_runs']} runs x {e['ais_betas']} betas ({e.get('ais_schedule', 'piecewise')} schedule), "
+            f"{e['ais_runs']} runs x {e['ais_betas']} betas ({e['ais_schedule']} schedule), "
             f"judged as Table 1 pools them: {grouped['n_groups']} disjoint pools of {grouped['pool']} replicates "
             f"({grouped['n_runs']} runs each); one replicate's error {one.mean():+.3f}{one_se} (n = {one.size}); "
             + stated_vs_spread(reps)

@@ -32,7 +32,7 @@ def exact_diagnostics(exact: dict, tol: float = 0.1) -> str:
     if exact.get("ladder"):
         by = {}
         for r in exact["ladder"]:
-            by.setdefault(r.get("schedule", "piecewise"), []).append(f"{r['n_betas']}: {r['error']:+.3f}")
+            by.setdefault(r["schedule"], []).append(f"{r['n_betas']}: {r['error']:+.3f}")
         out += "; one run's error by n_betas: " + "; ".join(f"{k} ladder {', '.join(v)}" for k, v in by.items())
     pooled = exact.get("replicates_pooled")
     if pooled:

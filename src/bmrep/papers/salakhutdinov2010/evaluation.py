@@ -4,20 +4,24 @@ AIS runs over {v, h2} with h1 summed out (or over h1 with v and h2 summed
 out); the base distribution is a product of Bernoullis matching the data's
 pixel means and the mean-field means of h1 and h2. The bound is computed on
 a training subset at every snapshot (Figure 4, right) and on the test set
-for the final model (Table 1).
+for the final model (Table 1). A stage reads the config's ``evaluation``
+section once, into :class:`EvaluationSettings`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from bmrep.estimators.ais import ais_log_partition, effective_sample_size, log_mean_exp
-from bmrep.estimators.dbm_ais import batch_rows_exact, data_base_biases
+from bmrep.estimators.dbm_ais import AISSettings, batch_rows_exact, data_base_biases
 from bmrep.learning.checkpoint import resume
 from bmrep.models.dbm import DBM, mean_field, variational_bound
 from bmrep.models.exact import dbm as exact_dbm
-from bmrep.sampling.ladders import FIXED_SCHEDULES, adaptive_betas, fixed_betas
+from bmrep.sampling.ladders import adaptive_betas, fixed_betas
 from bmrep.sampling.streams import ChainStreams
 
 from ...progress import track
@@ -28,8 +32,46 @@ from .common import chain_streams, paper_rng
 MIN_ESS_STDERR = 30.0
 # A DBM with at most this many units in h1 is enumerated, so its AIS is checked against the exact log Z.
 EXACT_MAX_HIDDEN1 = 16
-# The AIS ladders of an AIS block's ``schedule``: fixed in advance, or built from a pilot run (``adaptive``).
-AIS_SCHEDULES = (*FIXED_SCHEDULES, "adaptive")
+
+
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """The config's ``evaluation`` section as the stages read it: Table 1 and Figure 4 (right); spec, section 3.
+
+    Built once by each stage from the validated section (:meth:`from_config`; its schema fills ``ais_state`` and
+    the AIS blocks' defaults).
+
+    Attributes
+    ----------
+    curve_ais : AISSettings
+        The AIS of every snapshot's log Z on the bound curve (Figure 4, right).
+    final_ais : AISSettings
+        The AIS of each replicate of the final model's log Z (Table 1; the instrument the calibration judges).
+    final_replicates : int
+        Independent AIS replicates whose runs are pooled into Table 1's log Z.
+    n_mean_field : int
+        Mean-field updates (tol 1e-6) of the eq. (3) bound.
+    curve_train_subset : int
+        Training images of the bound curve and of every AIS base (:func:`train_subset`).
+    """
+
+    curve_ais: AISSettings
+    final_ais: AISSettings
+    final_replicates: int
+    n_mean_field: int
+    curve_train_subset: int
+
+    @classmethod
+    def from_config(cls, ev: Mapping) -> EvaluationSettings:
+        """The settings of the validated ``evaluation`` section (both AIS blocks anneal ``ev["ais_state"]``)."""
+        state = ev["ais_state"]
+        return cls(
+            curve_ais=AISSettings.from_config(ev["curve_ais"], state),
+            final_ais=AISSettings.from_config(ev["final_ais"], state),
+            final_replicates=int(ev["final_replicates"]),
+            n_mean_field=int(ev["n_mean_field"]),
+            curve_train_subset=int(ev["curve_train_subset"]),
+        )
 
 
 def snapshot_model(snapshots: dict, i: int) -> DBM:
@@ -37,34 +79,24 @@ def snapshot_model(snapshots: dict, i: int) -> DBM:
     return DBM(*(snapshots[k][i] for k in ("W1", "W2", "b", "c1", "c2")))
 
 
-def chain_dtype(cfg_ais: dict):
-    """The dtype of the AIS chains (``cfg_ais["dtype"]``, float64 by default)."""
-    return {"float32": np.float32, "float64": np.float64}[cfg_ais.get("dtype", "float64")]
+def estimate_log_z(dbm: DBM, ais: AISSettings, base_bias, seed: int, *keys, record_partial: bool = False):
+    """AIS estimate of log Z (float64 log weights) of a DBM, annealed as ``ais`` says (:class:`AISSettings`).
 
+    Over {v, h2} with h1 summed out (``ais.state="v_h2"``, Salakhutdinov & Hinton
+    2009) or over h1 with v and h2 summed out (``ais.state="h1"``).
 
-def estimate_log_z(
-    dbm: DBM, cfg_ais: dict, base_bias, seed: int, *keys, state: str = "v_h2", record_partial: bool = False
-):
-    """AIS estimate of log Z (float64 log weights) of a DBM.
-
-    Over {v, h2} with h1 summed out (``state="v_h2"``, Salakhutdinov & Hinton
-    2009) or over h1 with v and h2 summed out (``state="h1"``).
-
-    ``cfg_ais["schedule"]``: ``piecewise`` anneals along the Salakhutdinov &
+    ``ais.schedule``: ``piecewise`` anneals along the Salakhutdinov &
     Murray (2008) ladder (:func:`bmrep.sampling.ladders.piecewise_betas`),
     ``linear`` along betas uniform in [0, 1]; ``adaptive`` first runs a pilot
-    along the ``cfg_ais["pilot"]`` ladder (``piecewise`` or ``linear``) of
-    ``pilot_fraction * n_betas`` betas (same number of runs, its own streams)
-    and then anneals along the constant-speed ladder of
+    along the ``ais.pilot`` ladder of ``ais.n_pilot_betas`` betas (same number
+    of runs, its own streams) and then anneals along the constant-speed ladder of
     :func:`bmrep.sampling.ladders.adaptive_betas` built from the pilot's
     increment spread. The returned run's ``betas`` is the ladder used.
     """
-    return ais_replicates(dbm, cfg_ais, base_bias, seed, [keys], state=state, record_partial=record_partial)[0]
+    return ais_replicates(dbm, ais, base_bias, seed, [keys], record_partial=record_partial)[0]
 
 
-def ais_replicates(
-    dbm: DBM, cfg_ais: dict, base_bias, seed: int, key_sets, *, state: str = "v_h2", record_partial: bool = False
-) -> list:
+def ais_replicates(dbm: DBM, ais: AISSettings, base_bias, seed: int, key_sets, *, record_partial: bool = False) -> list:
     """One AIS estimate of log Z per key tuple of ``key_sets`` (:func:`estimate_log_z`), annealed together.
 
     Replicate ``g`` runs on the streams ``chain_streams(seed, n_runs, "ais",
@@ -75,49 +107,27 @@ def ais_replicates(
     run is bit for bit the run of its own where
     :func:`bmrep.estimators.dbm_ais.batch_rows_exact` holds.
     """
-    n_runs, dt = int(cfg_ais["n_runs"]), chain_dtype(cfg_ais)
+    n_runs, n_rep = ais.n_runs, len(key_sets)
     d64 = dbm.astype(np.float64)
-    n_rep = len(key_sets)
 
     def run(ladders, *more_keys, partial=False):
         streams = [chain_streams(seed, n_runs, "ais", *k, *more_keys) for k in key_sets]
         # the replicates' streams in block order: every chain keeps the stream of its own run
         joined = ChainStreams.concatenate(*streams)
         return ais_log_partition(
-            d64, n_rep * n_runs, ladders, joined, base_bias, dtype=dt, state=state, record_partial=partial
-        )
+            d64, n_rep * n_runs, ladders, joined, base_bias, dtype=ais.chain_dtype, state=ais.state,
+            record_partial=partial,
+        )  # fmt: skip
 
     def shared(ladder):  # the same ladder for every block
         return np.repeat(ladder[:, None], n_rep, axis=1)
 
-    n_betas = int(cfg_ais["n_betas"])
-    schedule = cfg_ais.get("schedule", "piecewise")
-    if schedule == "adaptive":
-        n_pilot = max(10, int(round(float(cfg_ais.get("pilot_fraction", 0.1)) * n_betas)))
-        pilots = run(shared(fixed_betas(cfg_ais.get("pilot", "piecewise"), n_pilot)), "pilot")
-        mix = float(cfg_ais.get("uniform_mix", 0.1))
+    if ais.schedule == "adaptive":
+        pilots = run(shared(fixed_betas(ais.pilot, ais.n_pilot_betas)), "pilot")
         # each replicate's ladder from its own pilot; all have n_betas values, so they stack into columns
-        ladders = np.stack([adaptive_betas(p.betas, p.step_sd, n_betas, mix) for p in pilots], axis=1)
-        return run(ladders, "adaptive", partial=record_partial)
-    if schedule not in FIXED_SCHEDULES:
-        raise ValueError(f"AIS schedule must be one of {', '.join(AIS_SCHEDULES)}, got {schedule!r}")
-    return run(shared(fixed_betas(schedule, n_betas)), partial=record_partial)
-
-
-def ais_settings(cfg_ais: dict, state: str) -> dict:
-    """Everything that defines an AIS block's estimator, defaults filled in: what the calibration and Table 1 share.
-
-    The calibration claim compares these records of its replicates and of the
-    Table 1 evaluations, so the instrument it judges is the one Table 1 used.
-    """
-    out = {"n_betas": int(cfg_ais["n_betas"]), "n_runs": int(cfg_ais["n_runs"]), "state": state}
-    out["dtype"] = cfg_ais.get("dtype", "float64")
-    out["schedule"] = schedule = cfg_ais.get("schedule", "piecewise")
-    if schedule == "adaptive":
-        out["pilot"] = cfg_ais.get("pilot", "piecewise")
-        out["pilot_fraction"] = float(cfg_ais.get("pilot_fraction", 0.1))
-        out["uniform_mix"] = float(cfg_ais.get("uniform_mix", 0.1))
-    return out
+        ladders = [adaptive_betas(p.betas, p.step_sd, ais.n_betas, ais.uniform_mix) for p in pilots]
+        return run(np.stack(ladders, axis=1), "adaptive", partial=record_partial)
+    return run(shared(fixed_betas(ais.schedule, ais.n_betas)), partial=record_partial)
 
 
 def reported_stderr(stderr: float, ess: float) -> float:
@@ -150,7 +160,7 @@ def mean_bound(dbm: DBM, X: np.ndarray, log_z: float, n_mean_field: int, batch: 
     return float(case_bounds(dbm, X, n_mean_field, batch).mean()) - float(log_z)
 
 
-def replicate_groups(dbm: DBM, cfg_ais: dict, n_replicates: int, *keys) -> list[list[tuple]]:
+def replicate_groups(dbm: DBM, ais: AISSettings, n_replicates: int, *keys) -> list[list[tuple]]:
     """The key sets of ``n_replicates`` AIS replicates, grouped as they anneal (:func:`independent_replicates`).
 
     Replicate ``j`` draws on the keys ``*keys, "replicate", j``. One group of
@@ -158,21 +168,21 @@ def replicate_groups(dbm: DBM, cfg_ais: dict, n_replicates: int, *keys) -> list[
     (:func:`bmrep.estimators.dbm_ais.batch_rows_exact`), else one group each.
     """
     key_sets = [(*keys, "replicate", j) for j in range(int(n_replicates))]
-    if batch_rows_exact(dbm, int(cfg_ais["n_runs"]), len(key_sets), chain_dtype(cfg_ais)):
+    if batch_rows_exact(dbm, ais.n_runs, len(key_sets), ais.chain_dtype):
         # one batch: BLAS packs the weights once for all the replicates' chains, not once per replicate
         return [key_sets]
     # the BLAS sums a batch's rows otherwise than a replicate's: one after the other, same numbers
     return [[k] for k in key_sets]
 
 
-def independent_replicates(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2"):
+def independent_replicates(dbm: DBM, ais: AISSettings, base_bias, n_replicates: int, seed: int, *keys):
     """``n_replicates`` independent AIS estimates of log Z (:func:`estimate_log_z`), each on its own streams.
 
     They anneal as one batch (:func:`ais_replicates`) where the BLAS gives
     that the same bits, else one after the other (:func:`replicate_groups`).
     """
-    groups = replicate_groups(dbm, cfg_ais, n_replicates, *keys)
-    return [r for g in groups for r in ais_replicates(dbm, cfg_ais, base_bias, seed, g, state=state)]
+    groups = replicate_groups(dbm, ais, n_replicates, *keys)
+    return [r for g in groups for r in ais_replicates(dbm, ais, base_bias, seed, g)]
 
 
 def replicate_summary(run) -> dict:
@@ -205,16 +215,19 @@ def pooled_log_z(reps: list[dict]) -> dict:
     }
 
 
-def replicated_log_z(dbm: DBM, cfg_ais: dict, base_bias, n_replicates: int, seed: int, *keys, state="v_h2") -> dict:
+def replicated_log_z(dbm: DBM, ais: AISSettings, base_bias, n_replicates: int, seed: int, *keys) -> dict:
     """The final log Z of a model from ``n_replicates`` :func:`independent_replicates` (:func:`pooled_log_z`)."""
-    reps = independent_replicates(dbm, cfg_ais, base_bias, n_replicates, seed, *keys, state=state)
+    reps = independent_replicates(dbm, ais, base_bias, n_replicates, seed, *keys)
     return pooled_log_z([replicate_summary(r) for r in reps])
 
 
-def train_subset(X_train: np.ndarray, ev: dict, seed: int) -> np.ndarray:
-    """The ``ev["curve_train_subset"]`` training images of the bound curve and of every AIS base (keyed by seed)."""
+def train_subset(X_train: np.ndarray, n_images: int, seed: int) -> np.ndarray:
+    """The ``n_images`` (``curve_train_subset``) training images of the bound curve and of every AIS base.
+
+    Drawn without replacement from a stream keyed by the seed alone, in the order of ``X_train``.
+    """
     r = paper_rng(seed, "eval-subset")
-    n = min(int(ev["curve_train_subset"]), X_train.shape[0])
+    n = min(int(n_images), X_train.shape[0])
     return X_train[np.sort(r.choice(X_train.shape[0], n, replace=False))]
 
 
@@ -223,7 +236,7 @@ def evaluate(
     snapshots: dict,
     X_train: np.ndarray,
     X_test: np.ndarray,
-    ev: dict,
+    ev: Mapping,
     seed: int,
     repeat: int = 0,
     log=None,
@@ -231,8 +244,9 @@ def evaluate(
 ):
     """Bound curve (training subset, every snapshot, cheap AIS) and final test bound (replicated final AIS).
 
-    ``ev`` is the config's ``evaluation``; ``repeat`` the seed index: :func:`curve_point` of every snapshot,
-    then the final AIS replicates (:func:`replicate_groups`) and :func:`final_evaluation` of the last one.
+    ``ev`` is the config's validated ``evaluation`` (:class:`EvaluationSettings`); ``repeat`` the seed index:
+    :func:`curve_point` of every snapshot, then the final AIS replicates (:func:`replicate_groups`) and
+    :func:`final_entry` of the last one.
 
     The paper profile's evaluation takes hours (50 snapshots of 20000 betas x 100 runs): ``checkpoint`` (a
     :class:`bmrep.learning.checkpoint.Checkpoint`, its period in units) saves the results after every
@@ -245,17 +259,18 @@ def evaluate(
     curve : DataFrame (algorithm, repeat, update, log_z, log_z_stderr, train_bound)
     final : dict (test_bound, test_bound_stderr, train_bound, log_z, log_z_stderr, log_z_replicates, ess, ...)
     """
+    s = EvaluationSettings.from_config(ev)
     n = len(snapshots["updates"])
     dbm = snapshot_model(snapshots, n - 1)
-    groups = replicate_groups(dbm, ev["final_ais"], int(ev["final_replicates"]), "final", repeat)
-    sub, state, base = train_subset(X_train, ev, seed), ev.get("ais_state", "v_h2"), []
+    groups = replicate_groups(dbm, s.final_ais, s.final_replicates, "final", repeat)
+    sub, base = train_subset(X_train, s.curve_train_subset, seed), []
 
     def run(unit: int):
         if unit < n:
-            return curve_point(algorithm, snapshots, unit, sub, ev, seed, repeat, log)
+            return curve_point(algorithm, snapshots, unit, sub, s, seed, repeat, log)
         if not base:  # the final model's base, once (its mean field on the subset takes seconds)
             base.append(data_base_biases(dbm, sub))
-        reps = ais_replicates(dbm, ev["final_ais"], base[0], seed, groups[unit - n], state=state)
+        reps = ais_replicates(dbm, s.final_ais, base[0], seed, groups[unit - n])
         return [replicate_summary(r) for r in reps]
 
     done: list = []
@@ -266,11 +281,13 @@ def evaluate(
         if checkpoint is not None and checkpoint.due(unit + 1, n_units):
             checkpoint.save(unit + 1, {"units": done}, what="evaluation unit")
     replicates = [r for g in done[n:] for r in g]
-    return pd.DataFrame(done[:n]), final_evaluation(algorithm, dbm, X_train, X_test, ev, seed, repeat, replicates)
+    return pd.DataFrame(done[:n]), final_entry(algorithm, dbm, X_train, X_test, s, seed, repeat, replicates)
 
 
-def curve_point(algorithm: str, snapshots: dict, i: int, sub: np.ndarray, ev: dict, seed: int, repeat: int, log=None):
-    """Figure 4 (right), snapshot ``i``: the eq. (3) bound on the training subset ``sub``, log Z by ``ev["curve_ais"]``.
+def curve_point(
+    algorithm: str, snapshots: dict, i: int, sub: np.ndarray, s: EvaluationSettings, seed: int, repeat: int, log=None
+):
+    """Figure 4 (right), snapshot ``i``: the eq. (3) bound on the training subset ``sub``, log Z by ``s.curve_ais``.
 
     The AIS streams are keyed by the seed index and the snapshot's update number, not by the algorithm, so the
     algorithms of one seed are compared with common random numbers. Returns the curve's row (a dict).
@@ -278,8 +295,8 @@ def curve_point(algorithm: str, snapshots: dict, i: int, sub: np.ndarray, ev: di
     upd = int(snapshots["updates"][i])
     dbm = snapshot_model(snapshots, i)
     base = data_base_biases(dbm, sub)
-    z = estimate_log_z(dbm, ev["curve_ais"], base, seed, "curve", repeat, upd, state=ev.get("ais_state", "v_h2"))
-    b = mean_bound(dbm, sub, z.estimate, int(ev["n_mean_field"]))
+    z = estimate_log_z(dbm, s.curve_ais, base, seed, "curve", repeat, upd)
+    b = mean_bound(dbm, sub, z.estimate, s.n_mean_field)
     if log is not None:
         log(f"{algorithm}: update {upd}: log Z {z.estimate:.2f} (ESS {z.ess:.1f}), train bound {b:.2f}")
     return {
@@ -294,29 +311,34 @@ def curve_point(algorithm: str, snapshots: dict, i: int, sub: np.ndarray, ev: di
 
 
 def final_evaluation(
+    algorithm: str, dbm: DBM, X_train: np.ndarray, X_test: np.ndarray, ev: Mapping, seed: int, repeat: int = 0
+) -> dict:
+    """Table 1's entry of a trained DBM (:func:`final_entry`) under the config's validated ``evaluation``."""
+    return final_entry(algorithm, dbm, X_train, X_test, EvaluationSettings.from_config(ev), seed, repeat)
+
+
+def final_entry(
     algorithm: str,
     dbm: DBM,
     X_train: np.ndarray,
     X_test: np.ndarray,
-    ev: dict,
+    s: EvaluationSettings,
     seed: int,
     repeat: int = 0,
     replicates: list[dict] | None = None,
 ) -> dict:
     """Table 1's entry of a trained DBM: its final log Z and the mean eq. (3) bound on the test set.
 
-    log Z pools ``ev["final_replicates"]`` replicates of ``ev["final_ais"]`` (:func:`replicated_log_z`), or the
+    log Z pools ``s.final_replicates`` replicates of ``s.final_ais`` (:func:`replicated_log_z`), or the
     :func:`replicate_summary` of those replicates when :func:`evaluate` has run them. The test bound's standard
     error combines the replicates' spread with the test-set sampling error.
     """
-    sub = train_subset(X_train, ev, seed)
-    state = ev.get("ais_state", "v_h2")
+    sub, ais = train_subset(X_train, s.curve_train_subset, seed), s.final_ais
     if replicates is None:
-        base, n_rep = data_base_biases(dbm, sub), int(ev["final_replicates"])
-        z = replicated_log_z(dbm, ev["final_ais"], base, n_rep, seed, "final", repeat, state=state)
+        z = replicated_log_z(dbm, ais, data_base_biases(dbm, sub), s.final_replicates, seed, "final", repeat)
     else:
         z = pooled_log_z(replicates)
-    test = case_bounds(dbm, X_test, int(ev["n_mean_field"]))
+    test = case_bounds(dbm, X_test, s.n_mean_field)
     test_sampling = float(test.std(ddof=1) / np.sqrt(test.size))
     final = {
         "algorithm": algorithm,
@@ -325,13 +347,13 @@ def final_evaluation(
         "test_bound": float(test.mean()) - z["log_z"],
         "test_sampling_stderr": test_sampling,
         "test_bound_stderr": float(np.hypot(z["log_z_stderr"], test_sampling)),
-        "train_bound": mean_bound(dbm, sub, z["log_z"], int(ev["n_mean_field"])),
+        "train_bound": mean_bound(dbm, sub, z["log_z"], s.n_mean_field),
         "n_test": int(X_test.shape[0]),
-        "ais_betas": int(ev["final_ais"]["n_betas"]),
-        "ais_runs": int(ev["final_ais"]["n_runs"]),
-        "ais_state": state,
-        "ais_schedule": ev["final_ais"].get("schedule", "piecewise"),
-        "ais_settings": ais_settings(ev["final_ais"], state),
+        "ais_betas": ais.n_betas,
+        "ais_runs": ais.n_runs,
+        "ais_state": ais.state,
+        "ais_schedule": ais.schedule,
+        "ais_settings": ais.record(),
     }
     if dbm.shape[1] <= EXACT_MAX_HIDDEN1:  # enumerable (smoke profile): check AIS against the exact value
         final["log_z_exact"] = exact_dbm.log_partition(dbm.astype(np.float64))

@@ -11,11 +11,13 @@ annealing length an estimate goes wrong.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from bmrep.estimators.ais import effective_sample_size, grouped_log_mean_exp, log_mean_exp, log_mean_exp_stderr
-from bmrep.estimators.dbm_ais import data_base_biases
-from bmrep.learning.dbm_samplers import make_sampler
+from bmrep.estimators.dbm_ais import AISSettings, data_base_biases
+from bmrep.learning.dbm_samplers import SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import DBM, variational_bound
@@ -23,7 +25,7 @@ from bmrep.models.exact import dbm as exact_dbm
 
 from ...progress import track
 from .common import chain_streams, paper_rng
-from .evaluation import ais_settings, estimate_log_z, reported_stderr
+from .evaluation import estimate_log_z, reported_stderr
 from .train import pretrain
 
 BASE_KEYS = ("base_v", "base_h1", "base_h2")
@@ -58,7 +60,8 @@ def exact_model(X_train: np.ndarray, X_test: np.ndarray, cfg: dict, seed: int):
         "pretrain": cfg["pretrain"],
     }
     dbm = pretrain(X_train, sub_cfg, seed + 1)
-    s = make_sampler("SAP", dbm, chain_streams(seed, 100, "exact-check"), paper_rng(seed, "exact-check"), n_chains=100)
+    sap = SamplerSettings(n_chains=100)
+    s = make_sampler("SAP", dbm, chain_streams(seed, sap.n_chains, "exact-check"), paper_rng(seed, "exact-check"), sap)
     train_dbm(
         dbm,
         X_train,
@@ -107,26 +110,27 @@ def model_from_arrays(arrays: dict):
     return DBM.from_params(arrays), tuple(np.asarray(arrays[k]) for k in BASE_KEYS)
 
 
-def ais_replicates(dbm: DBM, base, cfg_ais: dict, seed: int, replicates, state: str = "v_h2") -> dict:
+def ais_replicates(dbm: DBM, base, cfg_ais: dict, seed: int, replicates, state: str) -> dict:
     """Independent AIS estimates of log Z, one per replicate index (Salakhutdinov & Hinton 2009).
 
-    Replicate ``r`` draws from streams keyed by ``r`` alone, so how the
-    replicates are split into jobs does not change any number.
+    ``cfg_ais`` is the validated final AIS block, annealing ``state`` (:class:`AISSettings`). Replicate ``r``
+    draws from streams keyed by ``r`` alone, so how the replicates are split into jobs does not change any number.
 
     Returns
     -------
     dict of arrays over the replicates
-        ``replicate``, ``log_z``, ``ess`` (Kish, of ``cfg_ais["n_runs"]``),
+        ``replicate``, ``log_z``, ``ess`` (Kish, of ``n_runs``),
         ``stderr`` (the reported delta-method error: NaN where the ESS is
         below :data:`.evaluation.MIN_ESS_STDERR`), ``delta_stderr`` (the
         delta-method value whatever the ESS, kept only to compare it with
         the replicates' spread) and ``log_weights`` (replicates x runs).
     """
+    ais = AISSettings.from_config(cfg_ais, state)
     runs = [
-        estimate_log_z(dbm, cfg_ais, base, seed, "exact-check", "replicate", int(r), state=state)
+        estimate_log_z(dbm, ais, base, seed, "exact-check", "replicate", int(r))
         for r in track(replicates, "AIS replicates")
     ]
-    n = int(cfg_ais["n_runs"])
+    n = ais.n_runs
     return {
         "replicate": np.array([int(r) for r in replicates], dtype=np.int64),
         "log_z": np.array([z.estimate for z in runs], dtype=np.float64),
@@ -137,8 +141,10 @@ def ais_replicates(dbm: DBM, base, cfg_ais: dict, seed: int, replicates, state: 
     }
 
 
-def diagnostics(dbm: DBM, base, cfg_ais: dict, e: dict, seed: int, state: str = "v_h2") -> dict:
+def diagnostics(dbm: DBM, base, cfg_ais: dict, e: dict, seed: int, state: str) -> dict:
     """Where along beta, and at which annealing length, the AIS estimate departs from the exact one.
+
+    ``cfg_ais`` is the validated final AIS block, annealing ``state`` (:class:`AISSettings`).
 
     * ``beta_profile``: one run with the calibration's settings (its own
       streams) records its running estimate of every intermediate
@@ -146,10 +152,12 @@ def diagnostics(dbm: DBM, base, cfg_ais: dict, e: dict, seed: int, state: str = 
       points evenly spaced in beta;
     * ``ladder``: one independent run for each ``n_betas`` in
       ``e["ais_ladder"]`` and each schedule in ``e["ais_ladder_schedules"]``
-      (the calibration's ``n_runs``): does the error shrink as the annealing
-      slows, as it must when too fast annealing is its only cause.
+      (the calibration's ``n_runs``; the final AIS's schedule where that list
+      is empty): does the error shrink as the annealing slows, as it must
+      when too fast annealing is its only cause.
     """
-    z = estimate_log_z(dbm, cfg_ais, base, seed, "exact-check", "profile", state=state, record_partial=True)
+    ais = AISSettings.from_config(cfg_ais, state)
+    z = estimate_log_z(dbm, ais, base, seed, "exact-check", "profile", record_partial=True)
     betas = z.betas
     # evenly spaced in beta (the piecewise ladder crowds its betas near 1)
     idx = np.unique(np.clip(np.searchsorted(betas, np.linspace(0.0, 1.0, int(e["n_profile"]))), 0, betas.size - 1))
@@ -162,19 +170,10 @@ def diagnostics(dbm: DBM, base, cfg_ais: dict, e: dict, seed: int, state: str = 
     ]
     exact = exact_dbm.log_partition(dbm)
     ladder = []
-    for schedule in e.get("ais_ladder_schedules") or [cfg_ais.get("schedule", "piecewise")]:
-        for nb in e.get("ais_ladder", []):
-            zl = estimate_log_z(
-                dbm,
-                {**cfg_ais, "n_betas": int(nb), "schedule": schedule},
-                base,
-                seed,
-                "exact-check",
-                "ladder",
-                schedule,
-                int(nb),
-                state=state,
-            )
+    for schedule in e["ais_ladder_schedules"] or [ais.schedule]:
+        for nb in e["ais_ladder"]:
+            rung = replace(ais, n_betas=int(nb), schedule=schedule)
+            zl = estimate_log_z(dbm, rung, base, seed, "exact-check", "ladder", schedule, int(nb))
             ladder.append(
                 {
                     "schedule": schedule,
@@ -195,6 +194,7 @@ def combine(
     ``shards`` are :func:`ais_replicates` outputs. ``replicates_pooled`` is
     the estimate from all the replicates' runs together (one AIS of
     R x n_runs runs): whether the estimator is off on average or only noisy.
+    ``cfg_ais`` and ``state`` are the final AIS the replicates ran (:func:`ais_replicates`), recorded beside them.
     With ``pool`` (the evaluation's ``final_replicates``), ``replicates_grouped``
     is the error of the estimate Table 1 makes, which pools ``pool``
     replicates' runs: the replicates in order, in disjoint groups of ``pool``.
@@ -204,7 +204,7 @@ def combine(
     w = np.concatenate([np.asarray(s["log_weights"]).ravel() for s in shards])
     rows = np.concatenate([np.atleast_2d(s["log_weights"]) for s in shards])[order]
     pooled_ess = effective_sample_size(w)
-    log_z_exact = float(exact["log_z_exact"])
+    log_z_exact, ais = float(exact["log_z_exact"]), AISSettings.from_config(cfg_ais, state)
     replicates = [
         {
             "replicate": int(cat["replicate"][i]),
@@ -218,12 +218,12 @@ def combine(
     ]
     return {
         **exact,
-        "ais_betas": int(cfg_ais["n_betas"]),
-        "ais_runs": int(cfg_ais["n_runs"]),
-        "ais_dtype": cfg_ais.get("dtype", "float64"),
-        "ais_schedule": cfg_ais.get("schedule", "piecewise"),
-        "ais_state": state,
-        "ais_settings": ais_settings(cfg_ais, state),
+        "ais_betas": ais.n_betas,
+        "ais_runs": ais.n_runs,
+        "ais_dtype": ais.dtype,
+        "ais_schedule": ais.schedule,
+        "ais_state": ais.state,
+        "ais_settings": ais.record(),
         "replicates": replicates,
         "replicates_pooled": {
             "n_replicates": len(replicates),

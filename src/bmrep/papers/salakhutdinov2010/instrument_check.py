@@ -19,6 +19,8 @@ of ``evaluation.final_ais``):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 
@@ -31,7 +33,7 @@ from bmrep.sampling.ladders import FIXED_SCHEDULES, fixed_betas
 
 from ...progress import track
 from .common import chain_streams, paper_rng
-from .evaluation import chain_dtype, independent_replicates, train_subset
+from .evaluation import EvaluationSettings, independent_replicates, train_subset
 
 # A model whose pooled log Z at the longer ladder differs from its final one by more than this (nats) is not
 # decided (spec, the schedule evidence run): a sixth of the paper's SAP-CAST gap of 3.11 nats.
@@ -55,24 +57,24 @@ def model_samples(dbm: DBM, images: np.ndarray, n_sweeps: int, seed: int, *keys)
     return chains
 
 
-def instrument_check(algorithm: str, dbm: DBM, X_train: np.ndarray, ev: dict, final: dict, seed: int, repeat: int):
+def instrument_check(algorithm: str, dbm: DBM, X_train: np.ndarray, ev: Mapping, final: dict, seed: int, repeat: int):
     """The longer ladder and the reverse AIS of one Table 1 model (``final``: its final evaluation's record).
 
-    ``ev`` is the config's ``evaluation`` with its ``instrument_check`` block (``ladder_factor``, ``long_runs``,
-    ``reverse_runs``, ``reverse_burn_in``). Streams are keyed by ``"instrument-check", repeat`` (and the model's
-    update count is not: the algorithms of a seed share them, as the evaluation's do).
+    ``ev`` is the config's validated ``evaluation`` (:class:`.evaluation.EvaluationSettings`) with its
+    ``instrument_check`` block (``ladder_factor``, ``long_runs``, ``reverse_runs``, ``reverse_burn_in``). Streams are
+    keyed by ``"instrument-check", repeat`` (and the model's update count is not: the algorithms of a seed share
+    them, as the evaluation's do).
     """
-    chk, cfg = ev["instrument_check"], ev["final_ais"]
-    schedule = cfg.get("schedule", "piecewise")
-    if schedule not in FIXED_SCHEDULES:
+    chk, s = ev["instrument_check"], EvaluationSettings.from_config(ev)
+    ais = s.final_ais
+    if ais.schedule not in FIXED_SCHEDULES:
         raise ValueError(f"the instrument check needs a fixed final_ais ladder ({', '.join(FIXED_SCHEDULES)})")
-    state = ev.get("ais_state", "v_h2")
-    sub = train_subset(X_train, ev, seed)
+    sub = train_subset(X_train, s.curve_train_subset, seed)
     base = data_base_biases(dbm, sub)
-    n_runs, factor = int(cfg["n_runs"]), int(chk["ladder_factor"])
-    long_cfg = {**cfg, "n_betas": factor * int(cfg["n_betas"])}
+    n_runs, factor = ais.n_runs, int(chk["ladder_factor"])
+    long_ais = replace(ais, n_betas=factor * ais.n_betas)
     n_long = max(1, math.ceil(int(chk["long_runs"]) / n_runs))
-    reps = independent_replicates(dbm, long_cfg, base, n_long, seed, "instrument-check", repeat, "long", state=state)
+    reps = independent_replicates(dbm, long_ais, base, n_long, seed, "instrument-check", repeat, "long")
     w_long = np.concatenate([np.asarray(r.log_weights, np.float64) for r in reps])
     log_z_long = log_mean_exp(w_long)
 
@@ -81,11 +83,11 @@ def instrument_check(algorithm: str, dbm: DBM, X_train: np.ndarray, ev: dict, fi
     A = dbm_reverse_log_weights(
         dbm,
         start,
-        fixed_betas(schedule, int(cfg["n_betas"])),
+        fixed_betas(ais.schedule, ais.n_betas),
         chain_streams(seed, n_rev, "ais", "instrument-check", repeat, "reverse"),
         base,
-        state=state,
-        dtype=chain_dtype(cfg),
+        state=ais.state,
+        dtype=ais.chain_dtype,
     )
     log_z_rev = reverse_log_z(A)
     log_z = float(final["log_z"])
@@ -93,11 +95,11 @@ def instrument_check(algorithm: str, dbm: DBM, X_train: np.ndarray, ev: dict, fi
         "algorithm": algorithm,
         "repeat": int(repeat),
         "log_z_final": log_z,
-        "n_betas": int(cfg["n_betas"]),
+        "n_betas": ais.n_betas,
         "final_runs_pooled": int(final.get("n_replicates", 1)) * n_runs,
         "final_replicate_ess": list(final.get("replicate_ess", [])),
         "final_pool_ess": float(final.get("ess", np.nan)),
-        "n_betas_long": int(long_cfg["n_betas"]),
+        "n_betas_long": long_ais.n_betas,
         "long_runs_pooled": int(w_long.size),
         "log_z_long": log_z_long,
         "log_z_long_replicates": [float(r.estimate) for r in reps],

@@ -12,17 +12,22 @@ log Z alike, the gaps between algorithms stand.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
+
 import numpy as np
 
 from bmrep.estimators.dbm_ais import data_base_biases
 
-from .evaluation import estimate_log_z, reported_stderr, snapshot_model, train_subset
+from .evaluation import EvaluationSettings, estimate_log_z, reported_stderr, snapshot_model, train_subset
 
 LONG_FACTOR = 5  # the longer ladder's number of betas, in units of the profile's
 
 
-def ladder_check(algorithm: str, snapshots: dict, X_train: np.ndarray, ev: dict, seed: int, repeat: int = 0) -> dict:
+def ladder_check(algorithm: str, snapshots: dict, X_train: np.ndarray, ev: Mapping, seed: int, repeat: int = 0) -> dict:
     """One AIS replicate of the final model's log Z at ``ev["final_ais"]`` and one at ``LONG_FACTOR`` x its betas.
+
+    ``ev`` is the config's validated ``evaluation`` section (:class:`.evaluation.EvaluationSettings`).
 
     The base is the evaluation's (:func:`.evaluation.train_subset`); the two
     replicates draw from their own streams (keys ``"ladder-check", repeat,
@@ -34,21 +39,21 @@ def ladder_check(algorithm: str, snapshots: dict, X_train: np.ndarray, ev: dict,
         ``algorithm``, ``repeat``, ``n_betas``, ``n_betas_long``, ``log_z``,
         ``log_z_long``, ``long_minus_profile``, their ESS and stated errors.
     """
+    s = EvaluationSettings.from_config(ev)
     dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1)
-    base = data_base_biases(dbm, train_subset(X_train, ev, seed))
-    state = ev.get("ais_state", "v_h2")
-    short_cfg = ev["final_ais"]
-    long_cfg = {**short_cfg, "n_betas": LONG_FACTOR * int(short_cfg["n_betas"])}
+    base = data_base_biases(dbm, train_subset(X_train, s.curve_train_subset, seed))
+    profile_ais = s.final_ais
+    long_ais = replace(profile_ais, n_betas=LONG_FACTOR * profile_ais.n_betas)
     short, long = (
-        estimate_log_z(dbm, cfg, base, seed, "ladder-check", int(repeat), which, state=state)
-        for cfg, which in ((short_cfg, "profile"), (long_cfg, "long"))
+        estimate_log_z(dbm, ais, base, seed, "ladder-check", int(repeat), which)
+        for ais, which in ((profile_ais, "profile"), (long_ais, "long"))
     )
     return {
         "algorithm": algorithm,
         "repeat": int(repeat),
-        "n_betas": int(short_cfg["n_betas"]),
-        "n_betas_long": int(long_cfg["n_betas"]),
-        "n_runs": int(short_cfg["n_runs"]),
+        "n_betas": profile_ais.n_betas,
+        "n_betas_long": long_ais.n_betas,
+        "n_runs": profile_ais.n_runs,
         "log_z": short.estimate,
         "log_z_long": long.estimate,
         "long_minus_profile": long.estimate - short.estimate,

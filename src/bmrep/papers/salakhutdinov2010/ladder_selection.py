@@ -11,37 +11,40 @@ every number of betas runs ``n_replicates`` independent AIS replicates
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
+from bmrep.estimators.dbm_ais import AISSettings
 from bmrep.models.dbm import DBM
 
 from ...progress import track
 from .evaluation import ais_replicates
 
 
-def candidate_settings(final_ais: dict, candidate: dict, n_betas: int) -> dict:
+def candidate_settings(final: AISSettings, candidate: dict, n_betas: int) -> AISSettings:
     """The final AIS settings (dtype, ...) with a candidate's (``schedule``, ``pilot``, ``n_runs``, ...) and length."""
     ladder = {k: v for k, v in candidate.items() if k != "n_betas"}
-    return {**final_ais, **ladder, "n_betas": int(n_betas)}
+    return replace(final, **ladder, n_betas=int(n_betas))
 
 
-def candidate_name(cfg_ais: dict) -> str:
+def candidate_name(ais: AISSettings) -> str:
     """A candidate's schedule as one word: ``linear``, ``piecewise`` or ``adaptive/<pilot>``."""
-    s = cfg_ais.get("schedule", "piecewise")
-    return f"adaptive/{cfg_ais.get('pilot', 'piecewise')}" if s == "adaptive" else s
+    return f"adaptive/{ais.pilot}" if ais.schedule == "adaptive" else ais.schedule
 
 
 def selection_table(
-    dbm: DBM, base, log_z_exact: float, final_ais: dict, sel: dict, seed: int, state: str = "v_h2"
+    dbm: DBM, base, log_z_exact: float, final_ais: dict, sel: dict, seed: int, state: str
 ) -> pd.DataFrame:
     """Every candidate ladder's AIS error of log Z against the exact value, over independent replicates.
 
-    ``sel`` holds ``candidates`` (a list of ladder settings: ``schedule`` and,
-    for ``adaptive``, ``pilot``, ``pilot_fraction``, ``uniform_mix``; a
+    ``final_ais`` is the validated final AIS block, annealing ``state``
+    (:class:`~bmrep.estimators.dbm_ais.AISSettings`). ``sel`` holds
+    ``candidates`` (a list of ladder settings: ``schedule`` and, for
+    ``adaptive``, ``pilot``, ``pilot_fraction``, ``uniform_mix``; a
     candidate's ``n_runs`` replaces the final AIS's, its own ``n_betas`` list
-    the common one), ``n_betas``
-    (the lengths tried) and ``n_replicates``. Replicate ``j`` of a
+    the common one), ``n_betas`` (the lengths tried) and ``n_replicates``. Replicate ``j`` of a
     candidate at a length runs on the streams keyed ``("selection", name,
     n_betas, "replicate", j)`` under ``seed`` (:func:`.evaluation.ais_replicates`,
     all replicates of a row annealed as one batch of chains): rows that differ
@@ -55,20 +58,20 @@ def selection_table(
         log Z - exact), ``stderr`` (their sd / sqrt(R)), ``sd``, ``min_error``,
         ``max_error`` and ``median_ess``.
     """
-    rows = []
+    rows, final = [], AISSettings.from_config(final_ais, state)
     grid = [(c, int(nb)) for c in sel["candidates"] for nb in c.get("n_betas", sel["n_betas"])]
     n_rep = int(sel["n_replicates"])
     for cand, nb in track(grid, "candidate ladders"):
-        cfg = candidate_settings(final_ais, cand, nb)
-        name = candidate_name(cfg)
+        ais = candidate_settings(final, cand, nb)
+        name = candidate_name(ais)
         keys = [("selection", name, nb, "replicate", j) for j in range(n_rep)]
-        reps = ais_replicates(dbm, cfg, base, seed, keys, state=state)
+        reps = ais_replicates(dbm, ais, base, seed, keys)
         err = np.array([r.estimate for r in reps]) - float(log_z_exact)
         rows.append(
             {
                 "schedule": name,
                 "n_betas": nb,
-                "n_runs": int(cfg["n_runs"]),
+                "n_runs": ais.n_runs,
                 "n_replicates": n_rep,
                 "mean_error": float(err.mean()),
                 "stderr": float(err.std(ddof=1) / np.sqrt(n_rep)),

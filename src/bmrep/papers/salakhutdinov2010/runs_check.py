@@ -15,19 +15,22 @@ pool, Table 1's log Z is low by about as much (its bounds high).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from bmrep.estimators.ais import effective_sample_size, grouped_log_mean_exp, log_mean_exp
 from bmrep.estimators.dbm_ais import data_base_biases
 
-from .evaluation import independent_replicates, snapshot_model, train_subset
+from .evaluation import EvaluationSettings, independent_replicates, snapshot_model, train_subset
 
 
 def runs_check(
-    algorithm: str, snapshots: dict, X_train: np.ndarray, ev: dict, n_replicates: int, seed: int, repeat: int = 0
+    algorithm: str, snapshots: dict, X_train: np.ndarray, ev: Mapping, n_replicates: int, seed: int, repeat: int = 0
 ) -> dict:
     """``n_replicates`` replicates of the final AIS (``ev["final_ais"]``) of the final model, pooled.
 
+    ``ev`` is the config's validated ``evaluation`` section (:class:`.evaluation.EvaluationSettings`).
     The base is the evaluation's (:func:`.evaluation.train_subset`); the
     replicates draw from their own streams (keys ``"runs-check", repeat,
     "replicate", j``), apart from the evaluation's.
@@ -41,21 +44,20 @@ def runs_check(
         ``pool`` replicates: Table 1's estimate, repeated) and
         ``pools_minus_pooled`` (their mean minus the big pool).
     """
+    s = EvaluationSettings.from_config(ev)
     dbm = snapshot_model(snapshots, len(snapshots["updates"]) - 1)
-    base = data_base_biases(dbm, train_subset(X_train, ev, seed))
-    cfg = ev["final_ais"]
-    reps = independent_replicates(
-        dbm, cfg, base, int(n_replicates), seed, "runs-check", int(repeat), state=ev.get("ais_state", "v_h2")
-    )
+    base = data_base_biases(dbm, train_subset(X_train, s.curve_train_subset, seed))
+    ais = s.final_ais
+    reps = independent_replicates(dbm, ais, base, int(n_replicates), seed, "runs-check", int(repeat))
     rows = np.stack([np.asarray(r.log_weights, dtype=np.float64) for r in reps])
-    pool = int(ev["final_replicates"])
+    pool = s.final_replicates
     pooled = log_mean_exp(rows.ravel())
     pools = grouped_log_mean_exp(rows, pool)
     return {
         "algorithm": algorithm,
         "repeat": int(repeat),
-        "n_runs": int(cfg["n_runs"]),
-        "n_betas": int(cfg["n_betas"]),
+        "n_runs": ais.n_runs,
+        "n_betas": ais.n_betas,
         "n_replicates": int(rows.shape[0]),
         "pool": pool,
         "log_z_pooled": pooled,

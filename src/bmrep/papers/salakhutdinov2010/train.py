@@ -4,17 +4,20 @@ The control SAP-50 (tempering_helps_cast) is SAP on CAST's slow chains' streams;
 diagnostic CAST-noswap is CAST with its swaps switched off (same streams).
 
 Nothing here evaluates a model (no AIS): a change to the estimators does not
-retrain the DBMs.
+retrain the DBMs. The joint training reads the config once, into
+:class:`TrainingSettings`.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from bmrep.learning.dbm_pretraining import pretrain_dbm
-from bmrep.learning.dbm_samplers import NOSWAP, PERCHAIN, make_sampler
+from bmrep.learning.dbm_samplers import NOSWAP, PERCHAIN, SamplerSettings, make_sampler
 from bmrep.learning.dbm_training import train_dbm
 from bmrep.learning.optimizers import inverse_time
 from bmrep.models.dbm import DBM
@@ -22,8 +25,57 @@ from bmrep.models.dbm import DBM
 from .common import chain_streams, paper_rng
 
 
+@dataclass(frozen=True)
+class TrainingSettings:
+    """The joint training of section 8 (Salakhutdinov 2010), as :func:`train` reads the config: once.
+
+    Attributes
+    ----------
+    n_updates : int
+        Parameter updates (section 8: 200000 at the paper's schedule).
+    batch_size : int
+        Images per minibatch (section 8: 100).
+    n_mean_field : int
+        Mean-field updates of the data statistics per minibatch (section 2.1; 5 in the paper's experiments).
+    lr_numerator, lr_offset : float
+        The learning rate ``lr_numerator / (lr_offset + t)`` (section 8: 10 / (2000 + t)).
+    weight_decay : float
+        L2 decay of the weights.
+    snapshot_every : int
+        Updates between parameter snapshots (Figure 4, right, is evaluated at each).
+    sampler : SamplerSettings
+        The persistent chains' sampler of every algorithm (``n_chains`` among them).
+    """
+
+    n_updates: int
+    batch_size: int
+    n_mean_field: int
+    lr_numerator: float
+    lr_offset: float
+    weight_decay: float
+    snapshot_every: int
+    sampler: SamplerSettings
+
+    def __post_init__(self):
+        for name in ("n_updates", "batch_size", "n_mean_field", "snapshot_every"):
+            object.__setattr__(self, name, int(getattr(self, name)))
+        object.__setattr__(self, "weight_decay", float(self.weight_decay))
+
+    @classmethod
+    def from_config(cls, cfg: Mapping) -> TrainingSettings:
+        """The settings of the validated config section: its ``batch_size``, its ``train`` under the same names."""
+        t = cfg["train"]
+        loop = {f.name: t[f.name] for f in fields(cls) if f.name not in ("batch_size", "sampler")}
+        return cls(**loop, batch_size=cfg["batch_size"], sampler=SamplerSettings.from_config(t))
+
+    @property
+    def lr(self):
+        """The learning-rate schedule, ``t -> lr_numerator / (lr_offset + t)``."""
+        return inverse_time(self.lr_numerator, self.lr_offset)
+
+
 def _dtype(cfg) -> type:
-    return {"float32": np.float32, "float64": np.float64}[cfg.get("dtype", "float32")]
+    return np.dtype(cfg["dtype"]).type
 
 
 def pretrain(X: np.ndarray, cfg: dict, seed: int, repeat: int | None = None, log=None) -> DBM:
@@ -67,8 +119,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     without swaps on CAST's streams (spec, section 3: the fast chains'
     occupancy and weights with and without swapping).
 
-    ``cfg`` keys: ``batch_size`` and ``train``. The learning rate is
-    ``lr_numerator / (lr_offset + t)`` (section 8: 10 / (2000 + t)).
+    ``cfg`` is the validated config section (:class:`TrainingSettings`: ``batch_size`` and ``train``).
     ``checkpoint`` (:class:`bmrep.learning.checkpoint.Checkpoint` or None) is
     handed to :func:`train_dbm`: an interrupted training resumes from it.
 
@@ -79,26 +130,10 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     for CAST, CAST-noswap and CAST-perchain also ``"tempering"``, the fast chains' records as arrays:
     :meth:`bmrep.learning.cast.CoupledAdaptiveTempering.records`, and ``"n_fast"``).
     """
-    t = cfg["train"]
+    ts = TrainingSettings.from_config(cfg)
     dbm = dbm0.copy()
-    n_chains = int(t["n_chains"])
-    s = make_sampler(
-        algorithm,
-        dbm,
-        chain_streams(seed, n_chains, "train", repeat),
-        paper_rng(seed, "chains", repeat),
-        n_chains=n_chains,
-        fast_lr=t["fpcd_fast_lr"],
-        fast_decay=t["fpcd_fast_decay"],
-        tt_levels=t["tt_levels"],
-        tt_beta_min=t["tt_beta_min"],
-        tt_every=t["tt_every"],
-        n_betas=t["cast_n_betas"],
-        beta_min=t["cast_beta_min"],
-        gamma=t["cast_gamma"],
-        swap_every=t["cast_swap_every"],
-        record_every=t["cast_record_every"],
-    )
+    streams = chain_streams(seed, ts.sampler.n_chains, "train", repeat)
+    s = make_sampler(algorithm, dbm, streams, paper_rng(seed, "chains", repeat), ts.sampler)
     start = time.perf_counter()
 
     def snapshot(step, model):
@@ -107,7 +142,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     def callback(step, model, sampler):
         if log is not None:
             el = time.perf_counter() - start
-            log(f"{algorithm}: update {step}/{t['n_updates']} ({el:.0f} s, {sampler.diagnostics()})")
+            log(f"{algorithm}: update {step}/{ts.n_updates} ({el:.0f} s, {sampler.diagnostics()})")
         return snapshot(step, model)
 
     first = snapshot(0, dbm)
@@ -115,19 +150,19 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
         dbm,
         X,
         s,
-        n_updates=int(t["n_updates"]),
-        batch_size=int(cfg["batch_size"]),
-        n_mean_field=int(t["n_mean_field"]),
-        lr=inverse_time(t["lr_numerator"], t["lr_offset"]),
-        weight_decay=float(t["weight_decay"]),
+        n_updates=ts.n_updates,
+        batch_size=ts.batch_size,
+        n_mean_field=ts.n_mean_field,
+        lr=ts.lr,
+        weight_decay=ts.weight_decay,
         rng=paper_rng(seed, "minibatches", repeat),
         callback=callback,
-        callback_every=int(t["snapshot_every"]),
+        callback_every=ts.snapshot_every,
         checkpoint=checkpoint,
     )
     snaps = [first, *hist.records]
-    if snaps[-1]["update"] != int(t["n_updates"]):
-        snaps.append(callback(int(t["n_updates"]), dbm, s))
+    if snaps[-1]["update"] != ts.n_updates:
+        snaps.append(callback(ts.n_updates, dbm, s))
     snapshots = {"updates": np.array([r["update"] for r in snaps])}
     snapshots.update({k: np.stack([r["params"][k] for r in snaps]) for k in first["params"]})
     info = {
