@@ -16,7 +16,7 @@ STAMP  := $(VENV)/.installed
 PYX    := $(shell find src -name '*.pyx' -o -name '*.pxd' -o -name '*.h')
 SNAKE  := $(BIN)/snakemake
 
-.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test cluster-test paper-rehearsal paper-dryrun lint report publish costs timeline bench clean
+.PHONY: setup chromium run all smoke smoke-hash smoke-manifest test cluster-test paper-rehearsal paper-dryrun lint report publish costs timeline bench api-doc clean
 
 # No root and no network beyond the package index: Chromium, which only the report's screenshots and
 # rendering tests use, is the optional target `make chromium` (those tests skip without it, one line each).
@@ -123,6 +123,10 @@ timeline: $(STAMP)
 bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 	$(BIN)/python benchmarks/table.py
+
+# docs/api.md: the science subpackages' public names, from their faces and docstrings (tests/test_api.py: current).
+api-doc: $(STAMP)
+	$(BIN)/python -m bmrep.pipeline.api_doc docs/api.md
 
 clean:
 	rm -rf build $(VENV) .snakemake

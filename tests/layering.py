@@ -16,7 +16,7 @@ from pathlib import Path
 
 # (units, may the units of this layer import each other?), lowest layer first
 LAYERS: list[tuple[frozenset[str], bool]] = [
-    (frozenset({"", "special", "seeds", "io", "progress"}), True),
+    (frozenset({"", "special", "seeds", "io", "progress", "public_api"}), True),
     (frozenset({"datasets"}), False),
     (frozenset({"models"}), False),
     (frozenset({"sampling"}), False),

@@ -298,3 +298,19 @@ def evaluate(claims: list[Claim], results: Results) -> list[ClaimResult]:
     if dup:
         raise ValueError(f"duplicate claim ids: {dup}")
     return [decide(c, results) for c in claims]
+
+
+__all__ = [
+    "NotRun",
+    "Estimate",
+    "Between",
+    "Close",
+    "Digits",
+    "Above",
+    "Below",
+    "Results",
+    "Claim",
+    "ClaimResult",
+    "decide",
+    "evaluate",
+]

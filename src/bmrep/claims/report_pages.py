@@ -121,3 +121,11 @@ def render_verdict_page(summary: pd.DataFrame, profile: str, titles: dict[str, s
         *rows,
         "</tbody></table></body></html>",
     ])  # fmt: skip
+
+
+__all__ = [
+    "paper_rows",
+    "run_line",
+    "render_report_front",
+    "render_verdict_page",
+]

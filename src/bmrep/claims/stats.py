@@ -103,3 +103,15 @@ def log_log_slope(x, y_repeats, details: str = "") -> Estimate:
 def repeat_rmse(err: np.ndarray) -> np.ndarray:
     """RMSE over the first axis (repeats), ignoring NaN (an estimator that failed in a repeat)."""
     return np.sqrt(np.nanmean(np.square(err), axis=0))
+
+
+__all__ = [
+    "mean_estimate",
+    "paired_difference",
+    "independent_difference",
+    "proportion_estimate",
+    "proportion_difference",
+    "bootstrap_estimate",
+    "log_log_slope",
+    "repeat_rmse",
+]

@@ -202,3 +202,18 @@ def write_summary(csv_path, md_path, summary: pd.DataFrame, figures, profile, ti
     """Write the verdicts table as CSV and its rendered report page (:func:`render_markdown`) as text."""
     write_csv(csv_path, summary)
     write_text(md_path, render_markdown(summary, figures, profile, titles, notes))
+
+
+__all__ = [
+    "claims_frame",
+    "write_claims",
+    "decide_and_write",
+    "read_claims",
+    "format_value",
+    "format_estimate",
+    "needed_text",
+    "paper_line",
+    "render_markdown",
+    "declared_rows",
+    "write_summary",
+]

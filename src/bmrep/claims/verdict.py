@@ -149,3 +149,15 @@ def combine_all_of(parts: list[tuple[str, int | None]]):
         return INCONCLUSIVE, None
     counts = [n for n in needs if isinstance(n, int)]
     return INCONCLUSIVE, max(counts) if counts else needs[0]  # "n/a" only when no part can be decided by repeats
+
+
+__all__ = [
+    "k_factor",
+    "wilson_interval",
+    "needed_repeats_t",
+    "needed_trials_wilson",
+    "decide_interval",
+    "decide_one_sided",
+    "decide_proportion",
+    "combine_all_of",
+]

@@ -195,3 +195,21 @@ def dna_synthetic(rng: np.random.Generator, n_train: int = 2000, n_test: int = 1
     Xtr, ytr = draw(n_train)
     Xte, yte = draw(n_test)
     return {"X_train": Xtr, "y_train": ytr, "X_test": Xte, "y_test": yte}
+
+
+__all__ = [
+    "binarize_mnist",
+    "binarize_stochastic",
+    "arrays_sha256",
+    "mnist_stochastic",
+    "block_average",
+    "per_digit_split",
+    "resplit_per_digit",
+    "usps8",
+    "area_average_matrix",
+    "mnist8_images",
+    "mnist8",
+    "digits8",
+    "mnist_surrogate",
+    "dna_synthetic",
+]

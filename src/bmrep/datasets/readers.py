@@ -94,3 +94,11 @@ def read_libsvm_binary(path: str | os.PathLike, n_features: int) -> tuple[np.nda
     if not rows:
         raise DataError(f"{path}: no rows")
     return np.array(rows), np.array(labels, dtype=np.int64)
+
+
+__all__ = [
+    "read_idx",
+    "write_idx",
+    "read_usps_h5",
+    "read_libsvm_binary",
+]

@@ -168,3 +168,13 @@ def fetch(raw: RawFile, dest: str | os.PathLike, mirror: str | None, allow_downl
         except OSError as exc:
             errors.append(f"{src}: {exc}")
     raise DataError(f"{raw.name}: every source failed: " + " | ".join(errors))
+
+
+__all__ = [
+    "RAW_FILES",
+    "DataError",
+    "RawFile",
+    "resolve_mirror",
+    "unreachable",
+    "fetch",
+]

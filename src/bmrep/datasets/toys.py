@@ -103,3 +103,10 @@ def artificial_modes_distribution(p_mut: float) -> tuple[np.ndarray, np.ndarray]
     else:
         probs = np.exp(logp)
     return states, probs.mean(axis=1)
+
+
+__all__ = [
+    "bars_and_stripes",
+    "artificial_modes",
+    "artificial_modes_distribution",
+]

@@ -131,3 +131,12 @@ def ar1_autocorrelation_time(phi: float) -> float:
     if not -1 < phi < 1:
         raise ValueError(f"AR(1) is stationary only for |phi| < 1, got {phi}")
     return (1.0 + phi) / (1.0 - phi)
+
+
+__all__ = [
+    "autocorrelation_function",
+    "ARFit",
+    "ar_autocorrelation_time",
+    "integrated_autocorrelation_time",
+    "ar1_autocorrelation_time",
+]

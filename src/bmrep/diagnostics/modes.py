@@ -90,3 +90,10 @@ def steps_to_first_change(classes: np.ndarray) -> np.ndarray:
     first = np.where(any_change, changed.argmax(axis=0) + 1, np.inf).astype(np.float64)
     first[start == AMBIGUOUS] = np.nan
     return first
+
+
+__all__ = [
+    "nearest_mode_class",
+    "count_class_changes",
+    "steps_to_first_change",
+]

@@ -190,3 +190,11 @@ def budget_tempered_run(
         init=settings["init"],
         record=record,
     )
+
+
+__all__ = [
+    "TemperedRun",
+    "init_sweeps_of",
+    "rbm_tempered_run",
+    "budget_tempered_run",
+]

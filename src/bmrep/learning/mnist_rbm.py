@@ -89,3 +89,8 @@ def train_mnist_rbm(X: np.ndarray, n_hidden: int, settings: dict, seed: int, che
         **{k: settings[k] for k in sorted(settings)},
     }
     return model, recipe
+
+
+__all__ = [
+    "train_mnist_rbm",
+]

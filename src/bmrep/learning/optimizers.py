@@ -152,3 +152,12 @@ class AdaMax(_KingmaBa):
 
     def _increment(self, lr: float, m: np.ndarray, u: np.ndarray) -> np.ndarray:
         return (lr / (1 - self.beta1**self.t)) * m / (u + self.eps)
+
+
+__all__ = [
+    "constant",
+    "inverse_time",
+    "SGD",
+    "Adam",
+    "AdaMax",
+]

@@ -1,1 +1,9 @@
-"""models subpackage of bmrep."""
+"""Models: RBM, DBM, multivalued-hidden RBM, discriminative RBM, sigmoid belief network, Gaussian mixture.
+
+``models.exact`` computes their partition functions and marginals by enumeration (small models).
+"""
+
+from bmrep.public_api import lazy_face
+
+# the public names: the modules' own __all__, loaded on first use (bmrep.public_api; docs/api.md)
+__getattr__, __dir__, __all__, PUBLIC_API = lazy_face(__name__, __file__)

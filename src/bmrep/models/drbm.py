@@ -98,3 +98,15 @@ def noisy_images(x_uint8: np.ndarray, sigma: float, rng: np.random.Generator) ->
     """
     noisy = x_uint8.astype(np.float64) + rng.normal(0.0, sigma, x_uint8.shape)
     return np.clip(noisy, 0.0, 255.0) / 255.0
+
+
+__all__ = [
+    "init_params",
+    "hidden_fields",
+    "class_log_probs",
+    "predict",
+    "error_rate",
+    "log_likelihood",
+    "gradient",
+    "noisy_images",
+]

@@ -180,3 +180,20 @@ def random_rbm(n: int, m: int, rng: np.random.Generator, bias_sd: float = 0.1) -
     c = rng.normal(0.0, bias_sd, m)
     a = xavier_bound(n, m)
     return {"b": b, "c": c, "W": rng.uniform(-a, a, (n, m))}
+
+
+__all__ = [
+    "check_s",
+    "hidden_levels",
+    "log_phi",
+    "psi",
+    "hidden_field",
+    "visible_field",
+    "log_unnormalized",
+    "kl_per_unit",
+    "sample_hidden",
+    "sample_visible",
+    "cd_gradient",
+    "xavier_bound",
+    "random_rbm",
+]

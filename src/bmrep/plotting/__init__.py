@@ -1,1 +1,6 @@
 """The house style of every figure (``style``); a paper's own figures are in ``bmrep/papers/<paper>/plots.py``."""
+
+from bmrep.public_api import lazy_face
+
+# the public names: the modules' own __all__, loaded on first use (bmrep.public_api; docs/api.md)
+__getattr__, __dir__, __all__, PUBLIC_API = lazy_face(__name__, __file__)

@@ -95,3 +95,14 @@ def finish(fig, path, caption_text: str) -> None:
     fig.text(0.5, min(-0.01, lowest - 0.01), caption_text, ha="center", va="top", fontsize=7, color="0.3", wrap=True)
     save_figure(fig, path)
     plt.close(fig)
+
+
+__all__ = [
+    "use_style",
+    "caption",
+    "configured",
+    "band",
+    "plain_log",
+    "updates_ticks",
+    "finish",
+]

@@ -1,10 +1,10 @@
-"""Sampling: per-chain random streams and compiled layer-wise operators.
+"""Sampling: per-chain random streams, layer-wise operators, DBM Gibbs chains, tempering, ladders, HMC.
 
-``ChainStreams`` (one PCG64 per chain), ``Gibbs``, ``FlipTheState`` and
-``Blend`` (see :mod:`bmrep.sampling.operators`).
+The operators (Gibbs, flip-the-state) are compiled; tempering is parallel, simulated, by tempered transitions
+or Wang-Landau; ``transition_matrix`` gives exact transition matrices of small models.
 """
 
-from bmrep.sampling.operators import Blend, FlipTheState, Gibbs, Operator, operator_from_name
-from bmrep.sampling.streams import ChainStreams
+from bmrep.public_api import lazy_face
 
-__all__ = ["ChainStreams", "Gibbs", "FlipTheState", "Blend", "Operator", "operator_from_name"]
+# the public names: the modules' own __all__, loaded on first use (bmrep.public_api; docs/api.md)
+__getattr__, __dir__, __all__, PUBLIC_API = lazy_face(__name__, __file__)
