@@ -14,7 +14,7 @@ tests short), in a copy of the checkout:
 - a part of the smoke profile (yokoyama2019 and one training of carlson2016)
   gives the files of the committed smoke manifest;
 - a training asking one minute (the profile's block written by
-  :func:`bmrep.pipeline.slurm_resources.slurm_block` for a one-minute cap) is killed by SLURM at
+  :func:`bmrep.ops.slurm_resources.slurm_block` for a one-minute cap) is killed by SLURM at
   its time limit, resubmitted by Snakemake, resumes from its checkpoint and
   ends with parameters bit-identical to an uninterrupted local run;
 - a training cancelled with ``scancel`` half way leaves no output; the same
@@ -45,8 +45,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import slurm_resources
-from bmrep.pipeline.result_manifest import file_digest
+from bmrep.ops import slurm_resources
+from bmrep.ops.result_manifest import file_digest
 from conftest import ROOT, SNAKEMAKE, copy_checkout
 
 pytestmark = [pytest.mark.cluster, pytest.mark.workflow]

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import costs, runtime, slurm_resources, work_keys
+from bmrep.ops import costs, slurm_resources, work_keys
+from bmrep.pipeline import memory, runtime
 from conftest import ROOT
 
 
@@ -110,7 +111,7 @@ def test_extrapolated_table_and_slurm_block():
                                   longest={"p_train": longest})  # fmt: skip
         assert again.set_index("rule").loc["p_train", "runtime_min"] == minutes
     assert slurm_resources.runtime_request(60.0) == 10  # the floor
-    assert slurm_resources.memory_request(10.0) == 1000  # the floor
+    assert memory.memory_request(10.0) == 1000  # the floor
     profile = "executor: slurm\n" + block + "jobs: 10\n"
     again = slurm_resources.replace_block(profile, slurm_resources.slurm_block(table.reset_index().assign(mem_mb=2000)))
     assert again.count(slurm_resources.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
@@ -360,7 +361,7 @@ DOT = """digraph snakemake_dag {
 
 
 def test_the_critical_path_follows_the_rule_graph_and_each_rules_slowest_job(tmp_path):
-    from bmrep.pipeline import timeline
+    from bmrep.ops import timeline
 
     needs = timeline.parse_rule_graph(DOT)
     assert needs["all"] == {"saul1996_fig5", "carlson2016_fig1"} and needs["saul1996_fig5_shard"] == {"data_mnist"}

@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import cli, costs, memory, slurm_resources
+from bmrep.ops import costs, slurm_resources
+from bmrep.pipeline import cli, memory
 from conftest import ROOT, run_snakemake
 
 BUDGET_MB, CORES = 65536, 32

@@ -1,4 +1,4 @@
-"""Measured figures on the pages are their records' (issue 65): ``bmrep.pipeline.quoted``."""
+"""Measured figures on the pages are their records' (issue 65): ``bmrep.ops.quoted``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import shutil
 import pandas as pd
 import pytest
 
-from bmrep.pipeline import quoted
+from bmrep.ops import quoted
 from conftest import ROOT
 
 
@@ -104,7 +104,7 @@ TWO_HOURS = 2.0
 
 def test_every_job_above_two_hours_checkpoints_and_has_a_resume_test():
     """config/costs.csv's (and the rehearsal's) longest job per rule: above 2 h, a checkpoint and a resume test."""
-    from bmrep.pipeline import costs, slurm_resources
+    from bmrep.ops import costs, slurm_resources
 
     long = {r for r, h in quoted.longest_job_h(ROOT).items() if h > TWO_HOURS}
     checkpointed = slurm_resources.checkpointed_rules(costs.paper_config(ROOT))

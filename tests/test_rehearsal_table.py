@@ -1,6 +1,6 @@
 """The rehearsal's table (issue 52): job records joined, predictions from two cuts, requests checked.
 
-Unit tests on synthetic job records (bmrep.pipeline.rehearsal, bmrep.pipeline.job_memory), and the checks of
+Unit tests on synthetic job records (bmrep.ops.rehearsal, bmrep.ops.job_memory), and the checks of
 the committed configs: the second cut changes the work of every rule it reruns, and no rule asks for more
 memory than a node has.
 """
@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import costs, job_memory, rehearsal, rehearsal_report, runtime, work_keys
+from bmrep.ops import costs, job_memory, rehearsal, rehearsal_report, work_keys
+from bmrep.pipeline import runtime
 from conftest import ROOT
 
 
@@ -233,7 +234,7 @@ def test_no_rule_asks_for_more_memory_than_a_node_has():
 
 
 def test_the_published_core_hours_take_the_rehearsals_prediction_where_it_made_one(tmp_path):
-    from bmrep.pipeline.publish import core_hours_per_paper
+    from bmrep.ops.publish import core_hours_per_paper
 
     pd.DataFrame({"rule": ["saul1996_train", "carlson2016_fig5", "carlson2016_fig4"],
                   "paper_core_hours": [1.0, 2.0, 3.0]}).to_csv(tmp_path / "costs.csv", index=False)  # fmt: skip

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from bmrep.pipeline.result_manifest import file_digest
+from bmrep.ops.result_manifest import file_digest
 from conftest import ROOT, SNAKEMAKE, copy_checkout, snakemake_in
 
 pytestmark = pytest.mark.workflow

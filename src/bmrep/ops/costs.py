@@ -6,14 +6,14 @@ module builds one row per rule: jobs, CPU seconds per job (mean and max),
 peak memory. For another profile (normally the paper's) each rule's CPU per
 job is scaled by the ratio of the config values that set its work
 (``config/cost_scaling.yaml``: rule -> dotted config keys, or per output
-name -> keys, read by :mod:`bmrep.pipeline.work_keys`; their paper/measured
+name -> keys, read by :mod:`bmrep.ops.work_keys`; their paper/measured
 ratios multiply), and multiplied by that profile's job count (from a
 Snakemake dry run). The result is ``config/costs.csv`` and the
 ``set-resources`` block of the SLURM profile (runtime with a safety factor,
 memory with headroom). ``make costs`` runs it after a default run.
 
 The SLURM profile's block, and what a rule estimated above the partition's
-limit gets, are in :mod:`bmrep.pipeline.slurm_resources`.
+limit gets, are in :mod:`bmrep.ops.slurm_resources`.
 
 This is an extrapolation, not a promise: work that does not scale with the
 listed keys (a different model size, a different number of chains) shows in
@@ -34,15 +34,9 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .config_check import deep_merge
-from .slurm_resources import (
-    SLURM_PROFILE,
-    memory_request,
-    rehearsal_measured,
-    runtime_cap,
-    runtime_request,
-    write_slurm_profile,
-)
+from ..pipeline.config_check import deep_merge
+from ..pipeline.memory import SLURM_PROFILE, memory_request
+from .slurm_resources import rehearsal_measured, runtime_cap, runtime_request, write_slurm_profile
 from .work_keys import _described, entries, job_entry, rule_keys, scale_factor
 
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
@@ -204,17 +198,17 @@ def lost_rules(table: pd.DataFrame, previous: pd.DataFrame) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.costs LOGS_DIR``: write config/costs.csv and the SLURM resources; print totals.
+    """``python -m bmrep.ops.costs LOGS_DIR``: write config/costs.csv and the SLURM resources; print totals.
 
     ``LOGS_DIR`` may instead be config/default_jobs.csv, the jobs the last ``make costs`` measured (it keeps
     them there): the same table again under a changed config/cost_scaling.yaml, without a run.
 
-    ``python -m bmrep.pipeline.costs --slurm-profile``: only rewrite the profile's block from config/costs.csv
+    ``python -m bmrep.ops.costs --slurm-profile``: only rewrite the profile's block from config/costs.csv
     (after a change of ``runtime_cap_min`` in profiles/slurm/partition.yaml).
     """
     if len(argv) != 1:
         print(
-            "usage: python -m bmrep.pipeline.costs LOGS_DIR | config/default_jobs.csv | --slurm-profile"
+            "usage: python -m bmrep.ops.costs LOGS_DIR | config/default_jobs.csv | --slurm-profile"
             "   (LOGS_DIR: a default run's job logs)"
         )
         return 2

@@ -8,7 +8,7 @@ figure, the record it comes from), read from its record (:func:`records`:
 the publications' RUN.md, the rehearsal's table, config/costs.csv and the
 default run's jobs; the paper profile's longest chain of dependent jobs from
 its rule graph and each rule's longest job) and written into the page by ``make publish``
-(:func:`rewrite`, also ``python -m bmrep.pipeline.quoted --write``);
+(:func:`rewrite`, also ``python -m bmrep.ops.quoted --write``);
 ``tests/test_quoted.py`` fails when a page's figure differs from its record,
 or a listed quote is no longer found. docs/cluster.md quotes the last
 rehearsal only (its wall time, both predictions, how far they agree), from its
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..pipeline.memory import fig4_shard_mb
 from .costs import DEFAULT_JOBS, paper_config, paper_of_rule
-from .memory import fig4_shard_mb
 from .rehearsal_report import COST_FLOOR_H
 from .timeline import critical_path, parse_rule_graph
 
@@ -172,7 +172,7 @@ QUOTES = [
     Quote(CLUSTER, r"`salakhutdinov2010_evaluate` ([\d.]+) h", "longest_h_salakhutdinov2010_evaluate"),
     Quote(CLUSTER, r"`carlson2016_fig3_truth` ([\d.]+) h", "longest_h_carlson2016_fig3_truth"),
     Quote(CLUSTER, r"`carlson2016_fig5` ([\d.]+) h", "longest_h_carlson2016_fig5"),
-    Quote(CLUSTER, r"`bmrep.pipeline.quoted`\) took ([\d.]+) minutes on 2 cores", "rehearsal_wall_min_1"),
+    Quote(CLUSTER, r"`bmrep.ops.quoted`\) took ([\d.]+) minutes on 2 cores", "rehearsal_wall_min_1"),
     Quote(CLUSTER, r"it predicts ([\d.]+) core-hours against", "predicted_core_h_rehearsal_1"),
     Quote(CLUSTER, r"core-hours against ([\d.]+) from the default run", "predicted_core_h_default_1"),
     Quote(CLUSTER, r"core-hour agree within ([\d.]+)-[\d.]+x", "rehearsal_ratio_min"),
@@ -217,7 +217,7 @@ def rewrite(root: Path = Path("."), needs: dict | None = None) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.quoted [--write]``: list the stale figures (exit 1 if any), or rewrite them."""
+    """``python -m bmrep.ops.quoted [--write]``: list the stale figures (exit 1 if any), or rewrite them."""
     if argv == ["--write"]:
         for page in rewrite():
             print(f"wrote the measured figures of {page}")

@@ -22,7 +22,7 @@ their log's path): with ``x`` the cut's work as a fraction of the paper's
 (1 / the ratio of ``config/cost_scaling.yaml``'s keys), the line through the
 two cuts' ``(x, CPU time)`` taken at ``x = 1``. That leaves out what a job
 spends whatever its size, which a single cut scaled by 1000x would multiply
-too. A job run at one cut only is scaled as :mod:`bmrep.pipeline.costs` scales
+too. A job run at one cut only is scaled as :mod:`bmrep.ops.costs` scales
 the default's (an upper estimate). Peak memory is extrapolated the same way
 along ``config/memory_scaling.yaml``'s counts; a rule not listed there runs at
 the paper's shapes, and its measured peak is its peak.
@@ -38,10 +38,11 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .config_check import deep_merge
+from ..pipeline.config_check import deep_merge
+from ..pipeline.memory import SLURM_PROFILE, memory_request
 from .costs import job_counts, measure_jobs, paper_config
 from .rehearsal_report import COST_FLOOR_H, markdown, rehearsal_table
-from .slurm_resources import SLURM_PROFILE, memory_request, runtime_cap, runtime_request, write_slurm_profile
+from .slurm_resources import runtime_cap, runtime_request, write_slurm_profile
 from .work_keys import entries, job_entry, rule_keys, scale_factor
 
 CUTS = ("config/rehearsal.yaml", "config/rehearsal_cut2.yaml")
@@ -65,7 +66,7 @@ def cut_config(n: int, root: Path = Path(".")) -> dict:
 
 
 SLURM_JOB = re.compile(r" INFO slurm job (\d+)$", re.M)
-JOB_MEMORY = "job_memory.csv"  # bmrep.pipeline.job_memory's table, in the run's results directory
+JOB_MEMORY = "job_memory.csv"  # bmrep.ops.job_memory's table, in the run's results directory
 
 
 def job_records(results_dir: str | Path, node_table: Path | None = None) -> pd.DataFrame:
@@ -75,7 +76,7 @@ def job_records(results_dir: str | Path, node_table: Path | None = None) -> pd.D
     cuts), ``bench_rss_mb`` (the benchmark record's polled peak of the
     script's processes, NaN without one), ``script_peak_mb`` (the larger of
     that and the script's exact peak), ``snakemake_mb`` (its SLURM job's
-    Snakemake processes, from :mod:`bmrep.pipeline.job_memory`'s table; NaN
+    Snakemake processes, from :mod:`bmrep.ops.job_memory`'s table; NaN
     for a job that did not run under SLURM) and ``peak_mb``: the SLURM job's
     peak, the larger of the polled sum of its processes and the script's
     peak plus its Snakemake processes (the script's alone off SLURM).
@@ -318,7 +319,7 @@ def group_args(
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.rehearsal report [WALL_S]``, ``... second-cut-rules``, ``... group-args``."""
+    """``python -m bmrep.ops.rehearsal report [WALL_S]``, ``... second-cut-rules``, ``... group-args``."""
     if argv[:1] == ["group-args"]:  # the first cut's rules of many jobs, at the SLURM profile's runtime requests
         profile = yaml.safe_load(SLURM_PROFILE.read_text())
         default = profile["default-resources"]["runtime"]
@@ -341,7 +342,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] != ["report"]:
         subcommands = "report [WALL_S] | second-cut-rules | second-cut-targets | group-args"
-        print(f"usage: python -m bmrep.pipeline.rehearsal {subcommands}")
+        print(f"usage: python -m bmrep.ops.rehearsal {subcommands}")
         return 2
     cut1_dir, cut2_dir = (Path(c["results_dir"]) for c in configs[:2])
     node = cut1_dir / JOB_MEMORY  # one table for both cuts (one cluster, so distinct job ids)

@@ -5,8 +5,8 @@ ratio (target profile over measured) multiplies a job's CPU time; this module
 reads that notation (a number, a list's sum, a per-entry mapping, a dtype's
 item size, ``1/key`` for a period, ``{one_plus: w, times: [...]}`` for work
 with a fixed part, ``{min: [...]}`` for a count capped by another, per-output-name key lists). Used by
-:mod:`bmrep.pipeline.costs` (the default's jobs scaled to the paper profile)
-and :mod:`bmrep.pipeline.rehearsal` (a cut's work as a fraction of the
+:mod:`bmrep.ops.costs` (the default's jobs scaled to the paper profile)
+and :mod:`bmrep.ops.rehearsal` (a cut's work as a fraction of the
 paper's).
 """
 
