@@ -55,12 +55,13 @@ smoke: $(STAMP)
 
 # Refactoring guard: the smoke profile's results must hash to the committed
 # manifest (numbers only: times, versions and rendered claims are left out).
+SMOKE_MANIFEST := src/bmrep/ops/records/smoke_manifest.sha256
 smoke-hash: smoke
-	$(BIN)/python -m bmrep.ops.result_manifest check results/smoke config/smoke_manifest.sha256
+	$(BIN)/python -m bmrep.ops.result_manifest check results/smoke $(SMOKE_MANIFEST)
 
 # Only in a commit that changes numbers on purpose (and says why).
 smoke-manifest: smoke
-	$(BIN)/python -m bmrep.ops.result_manifest write results/smoke config/smoke_manifest.sha256
+	$(BIN)/python -m bmrep.ops.result_manifest write results/smoke $(SMOKE_MANIFEST)
 
 # Two pytest processes side by side (ci/test.sh): the tests that run Snakemake in the checkout, the rest.
 # As root (CI) the tests first try to install the optional browser, so the report's rendering tests run there;
@@ -108,10 +109,11 @@ report: $(STAMP)
 publish: report
 	$(BIN)/python -m bmrep.ops.publish $(PROFILE)
 
-# The per-rule cost table (config/costs.csv: measured CPU and memory per job, paper-profile
-# core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default run (which
-# it keeps, one row per job, in config/default_jobs.csv: after a change of config/cost_scaling.yaml,
-# `make costs COSTS_FROM=config/default_jobs.csv` extrapolates again without a run).
+# The per-rule cost table (src/bmrep/pipeline/records/costs.csv: measured CPU and memory per job,
+# paper-profile core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default
+# run (which it keeps, one row per job, in src/bmrep/ops/records/default_jobs.csv: after a change of
+# src/bmrep/ops/records/cost_scaling.yaml, `make costs COSTS_FROM=src/bmrep/ops/records/default_jobs.csv`
+# extrapolates again without a run).
 COSTS_FROM ?= results/logs
 costs: $(STAMP)
 	$(BIN)/python -m bmrep.ops.costs $(COSTS_FROM)

@@ -46,6 +46,7 @@ import pytest
 import yaml
 
 from bmrep.ops import slurm_resources
+from bmrep.ops.records import SMOKE_MANIFEST
 from bmrep.ops.result_manifest import file_digest
 from conftest import ROOT, SNAKEMAKE, copy_checkout
 
@@ -123,7 +124,7 @@ def _log_of(ws: Path, results_dir: str, n_hidden: int) -> str:
 
 
 def _manifest() -> dict[str, str]:
-    lines = (ROOT / "config/smoke_manifest.sha256").read_text().splitlines()
+    lines = SMOKE_MANIFEST.read_text().splitlines()
     return {name: digest for digest, name in (line.split("  ", 1) for line in lines)}
 
 
@@ -144,7 +145,7 @@ def test_a_part_of_the_smoke_profile_through_slurm_gives_the_manifests_files(ws)
         [m for m in expected if m.startswith("yokoyama2019/")]
     )
     differ = [m for m in sorted(made) if file_digest(ws / "results/smoke" / m) != expected[m]]
-    assert not differ, f"differ from config/smoke_manifest.sha256: {differ}"
+    assert not differ, f"differ from {SMOKE_MANIFEST}: {differ}"
 
 
 def test_a_training_killed_at_its_time_limit_resumes_over_submissions_bit_identically(ws):

@@ -50,6 +50,8 @@ from PIL import Image
 from ..claims.summary import PAPER_TITLES, read_claims, write_summary
 from ..pipeline import provenance
 from ..pipeline.config_check import deep_merge
+from ..pipeline.memory import REHEARSAL_TABLE
+from ..pipeline.records import COSTS
 from . import evidence, published, quoted
 from .costs import measure_jobs, paper_of_rule
 
@@ -123,9 +125,7 @@ def declared_claims(results_dir: Path, args: list[str]) -> pd.DataFrame:
 HOURS_FROM = "predicted by the rehearsal at the paper's shapes, docs/paper-rehearsal.md"
 
 
-def core_hours_per_paper(
-    costs_csv: str | Path = "config/costs.csv", rehearsal_csv: str | Path = "docs/paper-rehearsal.csv"
-) -> pd.Series:
+def core_hours_per_paper(costs_csv: str | Path = COSTS, rehearsal_csv: str | Path = REHEARSAL_TABLE) -> pd.Series:
     """Paper-profile core-hours per paper.
 
     Each rule's prediction measured at the paper's shapes where ``make paper-rehearsal`` made one (its

@@ -11,7 +11,7 @@ Snakemake submits it again, and it resumes from its last checkpoint
 (``checkpoint_every.<rule>``), so it finishes over several submissions. A rule
 estimated longer that does not checkpoint gets the cap and a warning (retrying
 it would start it over). ``python -m bmrep.ops.costs --slurm-profile`` rewrites the
-profile from ``config/costs.csv`` after the cap is changed, no run needed.
+profile from the cost table (:data:`bmrep.pipeline.records.COSTS`) after the cap is changed, no run needed.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import yaml
 from ..pipeline.memory import PER_WILDCARD, REHEARSAL_TABLE, SLURM_PROFILE
 
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
-BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
+BEGIN, END = "# >>> set-resources from src/bmrep/pipeline/records/costs.csv (make costs) >>>", "# <<< set-resources <<<"
 PARTITION = Path("profiles/slurm/partition.yaml")
 # Rules whose memory differs by wildcard (carlson2016 Fig. 4's shards by K: MBAR's matrix is K x samples). The
 # profile's block gives them no mem_mb, since a set-resources value would win over the Snakefile's request per

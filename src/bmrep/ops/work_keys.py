@@ -1,6 +1,6 @@
 """Config keys as work: how much more a job does in one profile than in another.
 
-``config/cost_scaling.yaml`` names, per rule, the dotted config keys whose
+``records/cost_scaling.yaml`` names, per rule, the dotted config keys whose
 ratio (target profile over measured) multiplies a job's CPU time; this module
 reads that notation (a number, a list's sum, a per-entry mapping, a dtype's
 item size, ``1/key`` for a period, ``{one_plus: w, times: [...]}`` for work
@@ -35,7 +35,7 @@ def _lookup(config: dict, dotted: str):
                 break
         else:
             return node
-    raise KeyError(f"config key {dotted!r} not found (config/cost_scaling.yaml)")
+    raise KeyError(f"config key {dotted!r} not found (records/cost_scaling.yaml)")
 
 
 # A dtype as work: its item size (a float64 product takes about twice a float32 one's time: benchmarks/README.md)

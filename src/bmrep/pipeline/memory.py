@@ -7,7 +7,7 @@ at once beside carlson2016's Fig. 4 shards of about 10 GB (issue 65). Here:
 
 - :func:`declare` gives every rule of the workflow a ``mem_mb`` (the
   Snakefile calls it after the rules are defined, so no rule file repeats a
-  number): the paper profile's request of ``config/costs.csv`` (what the SLURM
+  number): the paper profile's request of the cost table (:data:`.records.COSTS`, what the SLURM
   profile asks: :func:`memory_request`, which ``make costs`` writes into the
   SLURM profile too), and
   for the default and smoke profiles the request from the default run's
@@ -34,7 +34,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-COSTS = Path("config/costs.csv")
+from .records import COSTS
+
 REHEARSAL_TABLE = Path("docs/paper-rehearsal.csv")
 SLURM_PROFILE = Path("profiles/slurm/config.yaml")
 # What a SLURM job of profiles/slurm holds besides its script: the batch step's Snakemake and the job step's
@@ -43,7 +44,7 @@ SLURM_PROFILE = Path("profiles/slurm/config.yaml")
 SNAKEMAKE_MB = 450
 MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000  # headroom over the default run's script peak, and the least any job asks
 REHEARSAL_FACTOR = 1.25  # headroom over a peak measured at the paper's shapes (make paper-rehearsal)
-# A rule in neither config/costs.csv nor profiles/slurm's set-resources (new since the last `make costs`) asks
+# A rule in neither the cost table nor profiles/slurm's set-resources (new since the last `make costs`) asks
 # what that profile's default-resources ask.
 UNMEASURED_MB = 4000
 # The profiles whose jobs are the default run's or smaller: their requests come from its measured peaks.
@@ -56,7 +57,7 @@ def memory_request(script_rss_mb: float, paper_peak_mb: float = math.nan) -> int
     """The MB a rule's jobs ask for, in whole 100 MB.
 
     The larger of: 1.5x the script's peak in the run it was measured in
-    (the default profile, ``config/costs.csv``) plus the Snakemake processes
+    (the default profile, the cost table's ``measured_rss_mb``) plus the Snakemake processes
     of its SLURM job; 1.25x the SLURM job's whole peak that ``make
     paper-rehearsal`` measured at the paper's shapes, extrapolated to its
     counts (``docs/paper-rehearsal.csv``, NaN where not measured); 1000.
@@ -94,7 +95,7 @@ def fig4_shard_mb(config: dict, costs: pd.DataFrame, rehearsal: pd.DataFrame) ->
     part that does not grow) and extrapolated the peak to the paper's samples
     (``docs/paper-rehearsal.csv``); the line through the two in K gives each
     K's peak, asked with the rehearsal's 1.25x, at least the default run's
-    request. At the largest K this is ``config/costs.csv``'s request (the
+    request. At the largest K this is the cost table's request (the
     largest of the paper profile); the 20 shards at smaller K ask a fraction,
     under SLURM as in a local run (the SLURM profile gives this rule no ``mem_mb``).
     """
@@ -120,7 +121,7 @@ PER_WILDCARD = {"carlson2016_fig4_shard": fig4_shard_mb}
 
 def declare(workflow, profile: str, config: dict, root: Path = Path(".")) -> None:
     """Set ``mem_mb`` on every rule of ``workflow`` that has none from Snakemake's own settings."""
-    costs = pd.read_csv(root / COSTS)
+    costs = pd.read_csv(COSTS)
     slurm = yaml.safe_load((root / SLURM_PROFILE).read_text()).get("set-resources", {})
     asked = requests(profile, costs, slurm)
     rehearsal = pd.read_csv(root / REHEARSAL_TABLE) if (root / REHEARSAL_TABLE).exists() else None
