@@ -55,12 +55,13 @@ smoke: $(STAMP)
 
 # Refactoring guard: the smoke profile's results must hash to the committed
 # manifest (numbers only: times, versions and rendered claims are left out).
+SMOKE_MANIFEST := src/bmrep/ops/records/smoke_manifest.sha256
 smoke-hash: smoke
-	$(BIN)/python -m bmrep.pipeline.result_manifest check results/smoke config/smoke_manifest.sha256
+	$(BIN)/python -m bmrep.ops.result_manifest check results/smoke $(SMOKE_MANIFEST)
 
 # Only in a commit that changes numbers on purpose (and says why).
 smoke-manifest: smoke
-	$(BIN)/python -m bmrep.pipeline.result_manifest write results/smoke config/smoke_manifest.sha256
+	$(BIN)/python -m bmrep.ops.result_manifest write results/smoke $(SMOKE_MANIFEST)
 
 # Two pytest processes side by side (ci/test.sh): the tests that run Snakemake in the checkout, the rest.
 # As root (CI) the tests first try to install the optional browser, so the report's rendering tests run there;
@@ -100,24 +101,25 @@ lint: $(STAMP)
 report: $(STAMP)
 	@test -f config/$(PROFILE).yaml -o "$(PROFILE)" = default || { echo "make report: no profile '$(PROFILE)' (config/$(PROFILE).yaml); use default, smoke or paper"; exit 2; }
 	$(SNAKE) --report $(PROFILE_RESULTS)/report.html $(TARGET) $(PROFILE_ARGS)
-	$(BIN)/python -m bmrep.pipeline.browser $(PROFILE_RESULTS)/report.html $(PROFILE_FIGURES)/report
+	$(BIN)/python -m bmrep.ops.browser $(PROFILE_RESULTS)/report.html $(PROFILE_FIGURES)/report
 
 # make publish PROFILE=default|paper: the finished run's summary, figures (web-sized), the report's
 # screenshots and RUN.md into docs/results/<profile>/, and the README's block of verdicts from them.
 # Refuses (one line) a run with jobs left, made by other code, or a checkout with uncommitted changes.
 publish: report
-	$(BIN)/python -m bmrep.pipeline.publish $(PROFILE)
+	$(BIN)/python -m bmrep.ops.publish $(PROFILE)
 
-# The per-rule cost table (config/costs.csv: measured CPU and memory per job, paper-profile
-# core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default run (which
-# it keeps, one row per job, in config/default_jobs.csv: after a change of config/cost_scaling.yaml,
-# `make costs COSTS_FROM=config/default_jobs.csv` extrapolates again without a run).
+# The per-rule cost table (src/bmrep/pipeline/records/costs.csv: measured CPU and memory per job,
+# paper-profile core-hours) and the SLURM profile's per-rule resources, from the job logs of the last default
+# run (which it keeps, one row per job, in src/bmrep/ops/records/default_jobs.csv: after a change of
+# src/bmrep/ops/records/cost_scaling.yaml, `make costs COSTS_FROM=src/bmrep/ops/records/default_jobs.csv`
+# extrapolates again without a run).
 COSTS_FROM ?= results/logs
 costs: $(STAMP)
-	$(BIN)/python -m bmrep.pipeline.costs $(COSTS_FROM)
+	$(BIN)/python -m bmrep.ops.costs $(COSTS_FROM)
 
 timeline: $(STAMP)
-	$(BIN)/python -m bmrep.pipeline.timeline $(PROFILE_RESULTS)/logs --cores $(CORES) all $(PROFILE_ARGS)
+	$(BIN)/python -m bmrep.ops.timeline $(PROFILE_RESULTS)/logs --cores $(CORES) all $(PROFILE_ARGS)
 
 # Every benchmark, then one table of all of them (benchmarks/table.py; benchmarks/README.md).
 bench: $(STAMP)
@@ -126,7 +128,7 @@ bench: $(STAMP)
 
 # docs/api.md: the science subpackages' public names, from their faces and docstrings (tests/test_api.py: current).
 api-doc: $(STAMP)
-	$(BIN)/python -m bmrep.pipeline.api_doc docs/api.md
+	$(BIN)/python -m bmrep.ops.api_doc docs/api.md
 
 clean:
 	rm -rf build $(VENV) .snakemake

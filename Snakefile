@@ -51,7 +51,7 @@ include: "workflow/rules/calibration.smk"
 include: "workflow/rules/report.smk"
 
 
-# Every rule's memory request (mem_mb), from config/costs.csv and the rehearsal's table, per wildcard where it
+# Every rule's memory request (mem_mb), from the cost table and the rehearsal's table, per wildcard where it
 # differs; a mem_mb given to Snakemake (--set-resources, profiles/slurm) wins (bmrep.pipeline.memory).
 declare_memory(workflow, PROFILE, config)
 

@@ -2,8 +2,8 @@
 
 Not a ``bench_*`` script (``make bench`` does not run it): it measures how a step of ``energy_traces`` (a sweep
 under G and one under T, and the energy after each, as ``autocorrelation_runs`` runs them) grows with the number
-of chains, so that ``config/cost_scaling.yaml`` scales the default's 4 chains per RBM to the paper's 1 as
-``1 + w x n_chains`` (issue 52). One BLAS thread; process CPU time, the best of ``REPEATS``. Prints one JSON line
+of chains, so that ``src/bmrep/ops/records/cost_scaling.yaml`` scales the default's 4 chains per RBM to the paper's
+1 as ``1 + w x n_chains`` (issue 52). One BLAS thread; process CPU time, the best of ``REPEATS``. Prints one JSON line
 per chain count and the fitted ``w``.
 
     python benchmarks/cost_parts_bruegge2013.py MODELS.npz mnist_binary.npz N_STEPS

@@ -1,8 +1,8 @@
 """CPU time of carlson2016's Fig. 4, Fig. 5 and training parts: the measurements behind their cost_scaling.yaml weights.
 
 Not a ``bench_*`` script (``make bench`` does not run it): it measures what a job's parts cost at given settings,
-so that ``config/cost_scaling.yaml`` weighs work that grows with different keys (issue 52). One BLAS thread;
-process CPU time per part (a busy machine stretches wall time, not this). Prints one JSON line per run.
+so that ``src/bmrep/ops/records/cost_scaling.yaml`` weighs work that grows with different keys (issue 52). One BLAS
+thread; process CPU time per part (a busy machine stretches wall time, not this). Prints one JSON line per run.
 
     # Fig. 4 at the paper's shape (784-500 float64, 100 chains): sweeps, TI-RB, MBAR per K
     python benchmarks/cost_parts_carlson2016.py fig4 MODEL.npz mnist_binary.npz N_SWEEPS MBAR_SAMPLES 10,100,1000

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bmrep.pipeline import browser
+from bmrep.ops import browser
 from bmrep.pipeline.runtime import keep_freed_memory
 from testsystems import TEMPERED_SYSTEMS
 

@@ -26,10 +26,13 @@ LAYERS: list[tuple[frozenset[str], bool]] = [
     (frozenset({"claims", "plotting"}), False),
     # one folder per paper (its stages, claims and plots), on the shared claims and plotting
     (frozenset({"papers"}), False),
-    # the pipeline wing (bmrep.pipeline: the command line, job start, config checks, code digests, costs,
-    # SLURM resources, timeline, publishing, result manifest, browser, trace): above all the science, which
-    # never imports it; its modules import each other
+    # the pipeline wing (bmrep.pipeline: what a job and the workflow need at run time: the command line, a job's
+    # start, config checks, code digests, provenance, memory requests): above all the science, which never
+    # imports it; its modules import each other
     (frozenset({"pipeline"}), False),
+    # the operator's wing (bmrep.ops: costs, SLURM resources, rehearsal, timeline, publishing, result manifest,
+    # browser, trace): on top, it may import the pipeline wing, which never imports it (issue 66)
+    (frozenset({"ops"}), False),
 ]
 # Units made of independent parts (the component below the unit): a part never imports another part of its unit.
 # A paper never imports another paper; what two papers share moves down into the shared layers (issue 66).

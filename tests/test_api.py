@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bmrep.pipeline.api_doc import SCIENCE, render
+from bmrep.ops.api_doc import SCIENCE, render
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "bmrep"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bmrep.pipeline.result_manifest import file_digest
+from bmrep.ops.result_manifest import file_digest
 
 
 def test_cpu_seconds_column_is_not_hashed(tmp_path):

@@ -14,7 +14,7 @@ tests short), in a copy of the checkout:
 - a part of the smoke profile (yokoyama2019 and one training of carlson2016)
   gives the files of the committed smoke manifest;
 - a training asking one minute (the profile's block written by
-  :func:`bmrep.pipeline.slurm_resources.slurm_block` for a one-minute cap) is killed by SLURM at
+  :func:`bmrep.ops.slurm_resources.slurm_block` for a one-minute cap) is killed by SLURM at
   its time limit, resubmitted by Snakemake, resumes from its checkpoint and
   ends with parameters bit-identical to an uninterrupted local run;
 - a training cancelled with ``scancel`` half way leaves no output; the same
@@ -45,8 +45,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import slurm_resources
-from bmrep.pipeline.result_manifest import file_digest
+from bmrep.ops import slurm_resources
+from bmrep.ops.records import SMOKE_MANIFEST
+from bmrep.ops.result_manifest import file_digest
 from conftest import ROOT, SNAKEMAKE, copy_checkout
 
 pytestmark = [pytest.mark.cluster, pytest.mark.workflow]
@@ -123,7 +124,7 @@ def _log_of(ws: Path, results_dir: str, n_hidden: int) -> str:
 
 
 def _manifest() -> dict[str, str]:
-    lines = (ROOT / "config/smoke_manifest.sha256").read_text().splitlines()
+    lines = SMOKE_MANIFEST.read_text().splitlines()
     return {name: digest for digest, name in (line.split("  ", 1) for line in lines)}
 
 
@@ -144,7 +145,7 @@ def test_a_part_of_the_smoke_profile_through_slurm_gives_the_manifests_files(ws)
         [m for m in expected if m.startswith("yokoyama2019/")]
     )
     differ = [m for m in sorted(made) if file_digest(ws / "results/smoke" / m) != expected[m]]
-    assert not differ, f"differ from config/smoke_manifest.sha256: {differ}"
+    assert not differ, f"differ from {SMOKE_MANIFEST}: {differ}"
 
 
 def test_a_training_killed_at_its_time_limit_resumes_over_submissions_bit_identically(ws):

@@ -8,7 +8,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import costs, runtime, slurm_resources, work_keys
+from bmrep.ops import costs, slurm_resources, work_keys
+from bmrep.ops.records import COST_SCALING
+from bmrep.pipeline import memory, runtime
+from bmrep.pipeline.records import COSTS
 from conftest import ROOT
 
 
@@ -46,7 +49,7 @@ def test_measure_jobs_reads_each_finished_jobs_rule_resources_and_outputs(tmp_pa
 
 
 def test_the_kept_job_table_extrapolates_as_the_logs_do(tmp_path):
-    # make costs keeps the default's jobs (config/default_jobs.csv) so that a changed cost_scaling.yaml is
+    # make costs keeps the default's jobs (records/default_jobs.csv) so that a changed cost_scaling.yaml is
     # extrapolated again without a run: from that table the costs must be those from the logs, bit for bit
     _job_log(tmp_path / "logs" / "0.log", "paper_train", 10.0, 11.0, 200.0)
     _job_log(tmp_path / "logs" / "1.log", "paper_train", 30.5, 31.0, 300.0)
@@ -110,7 +113,7 @@ def test_extrapolated_table_and_slurm_block():
                                   longest={"p_train": longest})  # fmt: skip
         assert again.set_index("rule").loc["p_train", "runtime_min"] == minutes
     assert slurm_resources.runtime_request(60.0) == 10  # the floor
-    assert slurm_resources.memory_request(10.0) == 1000  # the floor
+    assert memory.memory_request(10.0) == 1000  # the floor
     profile = "executor: slurm\n" + block + "jobs: 10\n"
     again = slurm_resources.replace_block(profile, slurm_resources.slurm_block(table.reset_index().assign(mem_mb=2000)))
     assert again.count(slurm_resources.BEGIN) == 1 and "mem_mb: 2000" in again and again.endswith("jobs: 10\n")
@@ -118,23 +121,29 @@ def test_extrapolated_table_and_slurm_block():
 
 def test_logs_of_a_partial_run_do_not_overwrite_measured_costs(tmp_path, monkeypatch, capsys):
     # A run stopped after a few jobs: its table would say "not measured" for rules measured before.
-    for name in ("config.yaml", "paper.yaml", "cost_scaling.yaml", "costs.csv"):
-        (tmp_path / "config").mkdir(exist_ok=True)
+    (tmp_path / "config").mkdir()
+    for name in ("config.yaml", "paper.yaml"):
         (tmp_path / "config" / name).write_text((ROOT / "config" / name).read_text())
+    # the records (package data) as copies, so that nothing here can write the committed ones
+    kept = {"COSTS": tmp_path / "costs.csv", "COST_SCALING": tmp_path / "cost_scaling.yaml"}
+    for name, copy in kept.items():
+        copy.write_text(getattr(costs, name).read_text())
+        monkeypatch.setattr(costs, name, copy)
+    monkeypatch.setattr(costs, "DEFAULT_JOBS", tmp_path / "default_jobs.csv")
     logs = tmp_path / "logs"
     _job_log(logs / "one.log", "calibration_shard", 2.0, 2.1, 100.0)
-    committed = (tmp_path / "config/costs.csv").read_text()
+    committed = kept["COSTS"].read_text()
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(costs, "job_counts", lambda *a: {"calibration_shard": 4, "saul1996_train": 100})
     assert costs.main([str(logs)]) == 2
     out = capsys.readouterr().out
-    assert out.count("\n") == 1 and "1 rules measured in config/costs.csv (saul1996_train)" in out
-    assert (tmp_path / "config/costs.csv").read_text() == committed
-    for missing in ("no_such_logs", "config/default_jobs.csv"):  # no run yet, or no table kept yet: one line
+    assert out.count("\n") == 1 and f"1 rules measured in {kept['COSTS']} (saul1996_train)" in out
+    assert kept["COSTS"].read_text() == committed
+    for missing in ("no_such_logs", str(costs.DEFAULT_JOBS)):  # no run yet, or no table kept yet: one line
         assert costs.main([missing]) == 2
         out = capsys.readouterr().out
         assert out.count("\n") == 1 and out.startswith("make costs: ") and "nothing written" in out, out
-    assert (tmp_path / "config/costs.csv").read_text() == committed
+    assert kept["COSTS"].read_text() == committed
     table = pd.DataFrame({"rule": ["a", "b", "all"], "scaled_by": ["x", "not measured", "not measured"]})
     previous = pd.DataFrame({"rule": ["a", "b", "all"], "scaled_by": ["x", "y", "not measured"]})
     assert costs.lost_rules(table, previous) == ["b"]  # "all" writes no log in either
@@ -299,7 +308,7 @@ def test_cost_scaling_names_real_rules_and_config_keys():
     )
     default = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     paper = deep_merge(copy.deepcopy(default), yaml.safe_load((ROOT / "config/paper.yaml").read_text()))
-    scaling = yaml.safe_load((ROOT / "config/cost_scaling.yaml").read_text())
+    scaling = yaml.safe_load(COST_SCALING.read_text())
     assert set(scaling) <= rules, set(scaling) - rules
     for rule, spec in scaling.items():
         for keys in spec.values() if isinstance(spec, dict) else [spec]:
@@ -320,7 +329,7 @@ def test_slurm_dry_run_shows_the_measured_resources_capped_and_retries():
     from conftest import ROOT, run_snakemake
 
     cap = slurm_resources.runtime_cap(ROOT / "profiles/slurm/partition.yaml")
-    table = pd.read_csv(ROOT / "config/costs.csv").dropna(subset=["runtime_min"]).set_index("rule")
+    table = pd.read_csv(COSTS).dropna(subset=["runtime_min"]).set_index("rule")
     rule = table["paper_core_hours"].idxmax()  # the costliest rule of the paper profile
     runtime, mem = min(cap, int(table.loc[rule, "runtime_min"])), int(table.loc[rule, "mem_mb"])
     proc = run_snakemake(
@@ -360,7 +369,7 @@ DOT = """digraph snakemake_dag {
 
 
 def test_the_critical_path_follows_the_rule_graph_and_each_rules_slowest_job(tmp_path):
-    from bmrep.pipeline import timeline
+    from bmrep.ops import timeline
 
     needs = timeline.parse_rule_graph(DOT)
     assert needs["all"] == {"saul1996_fig5", "carlson2016_fig1"} and needs["saul1996_fig5_shard"] == {"data_mnist"}

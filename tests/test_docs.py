@@ -62,8 +62,8 @@ def anchors(page: Path) -> set[str]:
 
 def test_anchors_follow_githubs_rule(tmp_path):
     page = tmp_path / "p.md"
-    page.write_text("# Title\n## The cost table, config/costs.csv\n```\n# not a heading\n```\n## Title\n")
-    assert list(anchors(page)) == ["title", "the-cost-table-configcostscsv", "title-1"]
+    page.write_text("# Title\n## The cost table (costs.csv)\n```\n# not a heading\n```\n## Title\n")
+    assert list(anchors(page)) == ["title", "the-cost-table-costscsv", "title-1"]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))

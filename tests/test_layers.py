@@ -3,19 +3,22 @@
 Layers, lowest first (``tests/layering.py``): the science's utilities (special, seeds, io, progress) <
 datasets < models < sampling < estimators | meanfield < learning < diagnostics < claims | plotting
 (``|``: siblings that must not import each other) < papers (one folder per paper; papers never import
-each other) < the pipeline wing (``bmrep.pipeline``), which the science never imports. Issues 16 (item 4),
-53 and 66.
+each other) < the pipeline wing (``bmrep.pipeline``: what a job and the workflow need at run time), which the
+science never imports < the operator's wing (``bmrep.ops``: costs, rehearsal, publishing, ...), which the
+pipeline wing and the workflow never import. Issues 16 (item 4), 53 and 66.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from layering import INDEPENDENT_PARTS, LAYERS, import_cycles, violations
+from layering import INDEPENDENT_PARTS, LAYERS, import_cycles, layer_of, violations
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "bmrep"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "bmrep"
 MAX_LINES = 400
 
 
@@ -41,24 +44,48 @@ def test_papers_never_import_each_other():
     papers = sorted(d.name for d in (PACKAGE / "papers").iterdir() if (d / "__init__.py").is_file())
     assert papers == ["bruegge2013", "calibration", "carlson2016", "salakhutdinov2010", "saul1996", "yokoyama2019"]
     assert "papers" in INDEPENDENT_PARTS
-    assert LAYERS[-2] == (frozenset({"papers"}), False)
+    assert LAYERS[layer_of("pipeline") - 1] == (frozenset({"papers"}), False)
     crossing = [v for v in violations(PACKAGE) if "independent" in v.why]
     assert not crossing, "papers importing each other:\n" + "\n".join(map(str, crossing))
 
 
 LOOSE_MODULES_MAX = 6  # issue 53: the package's front room holds the science's utilities, not the pipeline
+# issue 66: what a job and the workflow need at run time, and the operator's tools beside it
+RUNTIME_WING = ("cli", "runtime", "config_check", "code_digest", "provenance", "memory")
+OPERATOR_WING = ("costs", "work_keys", "slurm_resources", "rehearsal", "rehearsal_report", "job_memory", "timeline",
+                 "publish", "published", "evidence", "quoted", "result_manifest", "browser", "trace",
+                 "api_doc")  # fmt: skip
 
 
-def test_the_pipeline_wing_is_the_top_floor_and_the_front_room_is_small():
-    """bmrep.pipeline is the one unit of the top layer, so the violations test above fails on any import of it
-    by the science; every pipeline-only module is in it, and the package holds few loose modules (issue 53)."""
-    assert LAYERS[-1] == (frozenset({"pipeline"}), False)
-    assert all("pipeline" not in units for units, _ in LAYERS[:-1])
+def test_the_two_wings_are_the_top_floors_and_the_front_room_is_small():
+    """bmrep.pipeline is the one unit of the layer above the science and bmrep.ops the one unit of the top layer,
+    so the violations test above fails on any import of the pipeline by the science and on any import of the
+    operator's tools by either (issues 53, 66); every module is in its wing, and the package holds few loose
+    modules."""
+    assert LAYERS[-2:] == [(frozenset({"pipeline"}), False), (frozenset({"ops"}), False)]
+    assert all(not units & {"pipeline", "ops"} for units, _ in LAYERS[:-2])
     loose = sorted(f.name for f in PACKAGE.iterdir() if f.suffix in (".py", ".pyx"))
     assert len(loose) <= LOOSE_MODULES_MAX, loose
-    pipeline_only = ("cli", "runtime", "config_check", "code_digest", "provenance", "costs", "slurm_resources",
-                     "timeline", "publish", "published", "result_manifest", "browser", "trace")  # fmt: skip
-    assert all((PACKAGE / "pipeline" / f"{m}.py").is_file() for m in pipeline_only)
+    for wing, modules in (("pipeline", RUNTIME_WING), ("ops", OPERATOR_WING)):
+        present = {f.stem for f in (PACKAGE / wing).glob("*.py")} - {"__init__"}
+        assert present == set(modules), (wing, present ^ set(modules))
+
+
+# an import of the operator's wing in a Python file or a rules file (`from bmrep.ops...`, `import bmrep.ops`,
+# `from bmrep import ops`)
+OPS_IMPORT = re.compile(r"^\s*(?:from\s+bmrep\.ops\b|import\s+bmrep\.ops\b|from\s+bmrep\s+import\s+.*\bops\b)", re.M)
+
+
+def test_the_workflow_never_imports_the_operators_tools():
+    """No rule and no job needs bmrep.ops (issue 66): the Snakefile, the rules and the scripts import only the
+    pipeline wing (and the science), so a job runs, and the workflow is built, without the operator's tools."""
+    workflow = ROOT / "workflow"
+    files = [ROOT / "Snakefile", *sorted(workflow.rglob("*.smk")), *sorted(workflow.rglob("*.py"))]
+    assert len(files) > 50
+    found = [f"{f.relative_to(ROOT)}: {m.group(0).strip()}" for f in files for m in OPS_IMPORT.finditer(f.read_text())]
+    assert not found, "the workflow imports the operator's tools:\n" + "\n".join(found)
+    assert OPS_IMPORT.search("    from bmrep.ops.costs import x\n") and OPS_IMPORT.search("from bmrep import io, ops\n")
+    assert not OPS_IMPORT.search("from bmrep.pipeline.runtime import setup_job\n")
 
 
 @pytest.mark.parametrize("suffix", [".py", ".pyx"])
@@ -132,6 +159,21 @@ def test_checker_reports_a_paper_importing_another(fake):
     assert found == {
         ("bmrep.papers.a.common", 1, "bmrep.papers.b", "papers a and b are independent"),
         ("bmrep.papers.b.train", 2, "bmrep.papers.a.fig1.PAPER", "papers b and a are independent"),
+    }
+
+
+def test_checker_reports_the_pipeline_wing_importing_the_operators_wing(fake):
+    _write(fake, "pipeline/__init__.py")
+    _write(fake, "ops/__init__.py")
+    _write(fake, "ops/costs.py", "from ..pipeline.memory import request\nfrom bmrep.models.rbm import RBM\n")
+    _write(fake, "pipeline/memory.py", "import bmrep.models.rbm\n")
+    assert violations(fake) == []
+    _write(fake, "pipeline/memory.py", "def request():\n    from ..ops import costs\n")
+    _write(fake, "models/dbm.py", "from bmrep.pipeline import memory\n")
+    found = {(v.module, v.line, v.target, v.why) for v in violations(fake)}
+    assert found == {
+        ("bmrep.pipeline.memory", 2, "bmrep.ops.costs", "ops is above pipeline"),
+        ("bmrep.models.dbm", 1, "bmrep.pipeline.memory", "pipeline is above models"),
     }
 
 

@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import cli, costs, memory, slurm_resources
+from bmrep.ops import costs, slurm_resources
+from bmrep.pipeline import cli, memory
 from conftest import ROOT, run_snakemake
 
 BUDGET_MB, CORES = 65536, 32
@@ -61,7 +62,7 @@ def test_available_memory_is_read_from_meminfo(tmp_path):
 def test_fig4_shards_ask_by_k():
     """Only the largest K that runs MBAR asks the rule's full request; the others a line in K below it."""
     paper = costs.paper_config(ROOT)
-    table = pd.read_csv(ROOT / memory.COSTS)
+    table = pd.read_csv(memory.COSTS)
     rehearsal = pd.read_csv(ROOT / "docs/paper-rehearsal.csv")
     mem = memory.fig4_shard_mb(paper, table, rehearsal)
     ks = paper["carlson2016"]["fig4"]["Ks"]
@@ -118,13 +119,13 @@ def test_paper_profile_on_32_cores_and_64_gb_never_exceeds_the_budget(tmp_path):
 
 
 def test_slurm_profile_and_local_requests_agree_for_the_paper():
-    """In the paper profile a rule asks locally what profiles/slurm asks of SLURM (config/costs.csv).
+    """In the paper profile a rule asks locally what profiles/slurm asks of SLURM (the cost table).
 
     A rule whose request differs by wildcard has no mem_mb in the profile (one there would win over the
     per-wildcard request and ask every job for the largest), and the block written from costs.csv agrees.
     """
     profile = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())["set-resources"]
-    table = pd.read_csv(ROOT / memory.COSTS)
+    table = pd.read_csv(memory.COSTS)
     local = memory.requests("paper", table, profile)
     by_wildcard = set(slurm_resources.MEM_BY_WILDCARD)
     assert by_wildcard == set(memory.PER_WILDCARD) and by_wildcard <= set(profile)
@@ -152,6 +153,6 @@ def test_slurm_submits_fig4_shards_with_their_own_k_memory():
     for k, mem in shard.findall(proc.stdout + proc.stderr):
         by_k.setdefault(int(k), set()).add(int(mem))
     assert sorted(by_k) == [10, 30, 100, 300, 1000] and all(len(v) == 1 for v in by_k.values()), by_k
-    full = int(pd.read_csv(ROOT / memory.COSTS).set_index("rule").loc["carlson2016_fig4_shard", "mem_mb"])
+    full = int(pd.read_csv(memory.COSTS).set_index("rule").loc["carlson2016_fig4_shard", "mem_mb"])
     asked = [by_k[k].pop() for k in sorted(by_k)]
     assert asked == sorted(asked) and asked[0] < asked[-1] == full, asked

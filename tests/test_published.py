@@ -17,8 +17,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from bmrep.pipeline import browser, published
-from bmrep.pipeline.publish import MAX_WIDTH, Refused, publish
+from bmrep.ops import browser, published
+from bmrep.ops.publish import MAX_WIDTH, Refused, publish
 from conftest import ROOT, run_snakemake
 
 pytestmark = [pytest.mark.workflow, pytest.mark.checkout]
@@ -139,7 +139,7 @@ def test_refuses_results_of_other_params(smoke_run, tmp_path, monkeypatch):
 
 def test_run_wall_time_spans_the_papers_jobs_not_a_summary_rerun_at_publication(tmp_path):
     """A summary job rerun by `make publish` an hour after the run does not lengthen the run's wall time."""
-    from bmrep.pipeline.publish import cost_table
+    from bmrep.ops.publish import cost_table
 
     def log(name, rule, end, wall):
         (tmp_path / f"{name}.log").write_text(

@@ -1,10 +1,10 @@
-"""The README's block of published verdicts (bmrep.pipeline.published), on publications written here."""
+"""The README's block of published verdicts (bmrep.ops.published), on publications written here."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bmrep.pipeline import published
+from bmrep.ops import published
 
 MD = """# Replication summary
 
@@ -77,7 +77,7 @@ def test_an_evidence_run_gets_its_line_after_the_profiles(tmp_path):
 def test_an_evidence_runs_trainings_come_from_its_published_sidecars(tmp_path):
     import json
 
-    from bmrep.pipeline.evidence import run_md_lines
+    from bmrep.ops.evidence import run_md_lines
 
     models = tmp_path / "models" / "seed0"
     models.mkdir(parents=True)
@@ -95,7 +95,7 @@ def test_an_evidence_runs_trainings_come_from_its_published_sidecars(tmp_path):
 def test_run_md_sets_an_evidence_runs_lines_apart_from_the_cost_table():
     import pandas as pd
 
-    from bmrep.pipeline.publish import run_md
+    from bmrep.ops.publish import run_md
 
     costs = pd.DataFrame([{"paper": "salakhutdinov2010", "jobs": 3, "core-minutes": 1.0, "wall minutes": 2.0}])
     text = run_md("evidence/x", "abc", False, "d", costs, {}, ["- what it settles: Table 1"])

@@ -1,4 +1,4 @@
-"""Measured figures on the pages are their records' (issue 65): ``bmrep.pipeline.quoted``."""
+"""Measured figures on the pages are their records' (issue 65): ``bmrep.ops.quoted``."""
 
 from __future__ import annotations
 
@@ -8,17 +8,24 @@ import shutil
 import pandas as pd
 import pytest
 
-from bmrep.pipeline import quoted
+from bmrep.ops import quoted
 from conftest import ROOT
 
 
-def _copy(tmp_path):
+def _copy(tmp_path, monkeypatch):
+    """The pages and their records in ``tmp_path``; the package's records (the cost table, the default's jobs) as
+    copies there too, read instead of the committed ones."""
     pages = {q.page for q in quoted.QUOTES}
-    records = [quoted.DEFAULT_RUN, quoted.PAPER_RUN, quoted.REHEARSAL_MD, quoted.REHEARSAL_CSV, quoted.COSTS]
-    records += [quoted.DEFAULT_JOBS, "config/config.yaml", "config/paper.yaml"]  # the paper's Fig. 4 Ks
+    records = [quoted.DEFAULT_RUN, quoted.PAPER_RUN, quoted.REHEARSAL_MD, quoted.REHEARSAL_CSV]
+    records += ["config/config.yaml", "config/paper.yaml"]  # the paper's Fig. 4 Ks
     for rel in [*pages, *map(str, records)]:
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, tmp_path / rel)
+    for name in ("COSTS", "DEFAULT_JOBS"):
+        copy = tmp_path / "records" / getattr(quoted, name).name
+        copy.parent.mkdir(exist_ok=True)
+        shutil.copy2(getattr(quoted, name), copy)
+        monkeypatch.setattr(quoted, name, copy)
     return tmp_path
 
 
@@ -32,8 +39,8 @@ def test_every_quoted_figure_is_its_records(needs):
     assert quoted.mismatches(ROOT, needs) == []
 
 
-def test_a_stale_figure_is_found_and_rewritten(tmp_path, needs):
-    root = _copy(tmp_path)
+def test_a_stale_figure_is_found_and_rewritten(tmp_path, monkeypatch, needs):
+    root = _copy(tmp_path, monkeypatch)
     run = root / quoted.DEFAULT_RUN
     run.write_text(run.read_text().replace("end: 72.2 min;", "end: 80.5 min;"))
     stale = quoted.mismatches(root, needs)
@@ -44,17 +51,17 @@ def test_a_stale_figure_is_found_and_rewritten(tmp_path, needs):
     assert "80.5 min of jobs on 2 cores of an AMD EPYC" in (root / "README.md").read_text()
 
 
-def test_a_quote_edited_away_is_reported(tmp_path, needs):
-    root = _copy(tmp_path)
+def test_a_quote_edited_away_is_reported(tmp_path, monkeypatch, needs):
+    root = _copy(tmp_path, monkeypatch)
     cluster = root / "docs/cluster.md"
     cluster.write_text(cluster.read_text().replace("(estimated 2064 minutes", "(estimated about a day"))
     (stale,) = quoted.mismatches(root, needs)
     assert stale.startswith("docs/cluster.md: no quote matches") and "2064" in stale
 
 
-def test_the_last_rehearsal_on_the_cluster_page_is_its_tables(tmp_path, needs):
+def test_the_last_rehearsal_on_the_cluster_page_is_its_tables(tmp_path, monkeypatch, needs):
     """docs/cluster.md's rehearsal figures follow paper-rehearsal.md and .csv; no dated rehearsal history is typed."""
-    root = _copy(tmp_path)
+    root = _copy(tmp_path, monkeypatch)
     md, csv = root / quoted.REHEARSAL_MD, root / quoted.REHEARSAL_CSV
     text = md.read_text()
     wall = re.search(r"^Wall time of the rehearsal: ([\d.]+) min", text, re.M).group(1)
@@ -72,14 +79,14 @@ def test_the_last_rehearsal_on_the_cluster_page_is_its_tables(tmp_path, needs):
     assert not re.search(r"rehearsal\W*\s*\(20\d\d-\d\d-\d\d", (ROOT / "docs/cluster.md").read_text())
 
 
-def test_the_readmes_memory_requests_follow_costs_csv(tmp_path, needs):
+def test_the_readmes_memory_requests_follow_costs_csv(tmp_path, monkeypatch, needs):
     """The largest request (Fig. 4 at K = 1000) and the smallest K's request quoted in the README are the records'."""
-    root = _copy(tmp_path)
-    costs = pd.read_csv(root / quoted.COSTS)
+    root = _copy(tmp_path, monkeypatch)
+    costs = pd.read_csv(quoted.COSTS)
     row = costs["rule"] == "carlson2016_fig4_shard"
     largest = f"{costs.loc[row, 'mem_mb'].iloc[0] / 1000:.1f}"
     costs.loc[row, ["mem_mb", "measured_rss_mb"]] = [15000.0, 2000.0]  # the default run's peak sets a floor per K
-    costs.to_csv(root / quoted.COSTS, index=False)
+    costs.to_csv(quoted.COSTS, index=False)
     stale = quoted.mismatches(root, needs)
     assert f"README.md: {largest} where largest_mem_gb is 15.0" in stale, stale
     assert any(s.startswith("README.md: ") and s.endswith("where fig4_smallest_k_mem_gb is 3.5") for s in stale), stale
@@ -103,8 +110,8 @@ TWO_HOURS = 2.0
 
 
 def test_every_job_above_two_hours_checkpoints_and_has_a_resume_test():
-    """config/costs.csv's (and the rehearsal's) longest job per rule: above 2 h, a checkpoint and a resume test."""
-    from bmrep.pipeline import costs, slurm_resources
+    """The cost table's (and the rehearsal's) longest job per rule: above 2 h, a checkpoint and a resume test."""
+    from bmrep.ops import costs, slurm_resources
 
     long = {r for r, h in quoted.longest_job_h(ROOT).items() if h > TWO_HOURS}
     checkpointed = slurm_resources.checkpointed_rules(costs.paper_config(ROOT))

@@ -94,7 +94,7 @@ def test_group_args_bundle_each_rule_apart_and_leave_local_rules_out(tmp_path):
     """The rehearsal submits the jobs of a rule of many up to GROUP_SIZE at a time, one group per rule, no more than
     fit in the partition's time limit together; rules declared ``localrules:`` (they never reach SLURM) belong to
     none."""
-    from bmrep.pipeline.rehearsal import group_args, local_rules
+    from bmrep.ops.rehearsal import group_args, local_rules
 
     (tmp_path / "workflow" / "rules").mkdir(parents=True)
     (tmp_path / "Snakefile").write_text("localrules:\n    all,\n\n\nrule all:\n    input: 'x'\n")

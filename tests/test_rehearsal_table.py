@@ -1,6 +1,6 @@
 """The rehearsal's table (issue 52): job records joined, predictions from two cuts, requests checked.
 
-Unit tests on synthetic job records (bmrep.pipeline.rehearsal, bmrep.pipeline.job_memory), and the checks of
+Unit tests on synthetic job records (bmrep.ops.rehearsal, bmrep.ops.job_memory), and the checks of
 the committed configs: the second cut changes the work of every rule it reruns, and no rule asks for more
 memory than a node has.
 """
@@ -13,7 +13,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import costs, job_memory, rehearsal, rehearsal_report, runtime, work_keys
+from bmrep.ops import costs, job_memory, rehearsal, rehearsal_report, work_keys
+from bmrep.ops.records import COST_SCALING, MEMORY_SCALING
+from bmrep.pipeline import runtime
+from bmrep.pipeline.records import COSTS
 from conftest import ROOT
 
 
@@ -206,9 +209,9 @@ def test_the_node_sampler_sums_each_slurm_jobs_processes(tmp_path):
 
 def test_the_second_cut_reruns_the_costly_and_growing_rules_at_other_work():
     configs = tuple(rehearsal.cut_config(n, ROOT) for n in (1, 2))
-    memory = yaml.safe_load((ROOT / "config/memory_scaling.yaml").read_text())
-    scaling = yaml.safe_load((ROOT / "config/cost_scaling.yaml").read_text())
-    default_costs = pd.read_csv(ROOT / "config/costs.csv")
+    memory = yaml.safe_load(MEMORY_SCALING.read_text())
+    scaling = yaml.safe_load(COST_SCALING.read_text())
+    default_costs = pd.read_csv(COSTS)
     second = rehearsal.second_cut_rules(default_costs, memory, scaling, (*configs, costs.paper_config(ROOT)))
     assert set(default_costs.loc[default_costs["paper_core_hours"] > 1, "rule"]) <= set(second)
     assert "calibration_model" in second  # 0.05 paper core-hours, but its first cut does 1/1500 of the training
@@ -226,14 +229,14 @@ def test_no_rule_asks_for_more_memory_than_a_node_has():
     asked = {r: v["mem_mb"] for r, v in profile["set-resources"].items() if "mem_mb" in v}
     asked["*"] = profile["default-resources"]["mem_mb"]
     # a rule asked per wildcard (no mem_mb in the profile) asks at most costs.csv's request, its largest wildcard's
-    costs = pd.read_csv(ROOT / "config/costs.csv").set_index("rule")["mem_mb"]
+    costs = pd.read_csv(COSTS).set_index("rule")["mem_mb"]
     assert set(profile["set-resources"]) - set(asked) == set(rehearsal_report.MEM_BY_WILDCARD)
     asked |= {r: int(costs[r]) for r in rehearsal_report.MEM_BY_WILDCARD}
     assert max(asked.values()) <= node, {r: m for r, m in asked.items() if m > node}
 
 
 def test_the_published_core_hours_take_the_rehearsals_prediction_where_it_made_one(tmp_path):
-    from bmrep.pipeline.publish import core_hours_per_paper
+    from bmrep.ops.publish import core_hours_per_paper
 
     pd.DataFrame({"rule": ["saul1996_train", "carlson2016_fig5", "carlson2016_fig4"],
                   "paper_core_hours": [1.0, 2.0, 3.0]}).to_csv(tmp_path / "costs.csv", index=False)  # fmt: skip
@@ -250,7 +253,7 @@ def test_the_published_core_hours_take_the_rehearsals_prediction_where_it_made_o
 def test_the_rehearsals_peaks_and_longest_jobs_raise_the_requests_that_were_short(tmp_path, monkeypatch, capsys):
     """salakhutdinov2010_ladder_check: 30.9 min at the paper's shapes, 30 asked from the default's scaled job."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "config").mkdir()
+    monkeypatch.setattr(rehearsal, "COSTS", tmp_path / "costs.csv")  # not the committed table (package data)
     written = []
     monkeypatch.setattr(rehearsal, "write_slurm_profile", lambda table, paper: written.append(table))
     default = pd.DataFrame(
@@ -271,7 +274,7 @@ def test_the_rehearsals_peaks_and_longest_jobs_raise_the_requests_that_were_shor
     # memory: 1.5 x 500 + 450 = 1200 and 1.25 x 900 below it; 1.25 x 2000 = 2500 above. Runtime: 2 x 30.9 -> 62
     asked = rehearsal.raise_requests(table, default, paper={})
     assert asked[:2] == [1200, 2500] and pd.isna(asked[2])  # "never" has no row in the cost table
-    after = pd.read_csv(tmp_path / "config/costs.csv").set_index("rule")
+    after = pd.read_csv(tmp_path / "costs.csv").set_index("rule")
     assert after.loc["ladder", ["mem_mb", "runtime_min"]].tolist() == [1200, 62]
     assert after.loc["quick", ["mem_mb", "runtime_min"]].tolist() == [2500, 30]
     assert after.loc["unmeasured", ["mem_mb", "runtime_min"]].tolist() == [1000, 10]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from bmrep.pipeline import browser
+from bmrep.ops import browser
 from conftest import needs_browser
 
 pytestmark = [pytest.mark.workflow, pytest.mark.checkout, needs_browser]

@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from bmrep.pipeline.result_manifest import file_digest
-from conftest import ROOT, SNAKEMAKE, copy_checkout, snakemake_in
+from bmrep.ops.records import SMOKE_MANIFEST
+from bmrep.ops.result_manifest import file_digest
+from conftest import SNAKEMAKE, copy_checkout, snakemake_in
 
 pytestmark = pytest.mark.workflow
 
@@ -33,7 +34,7 @@ PAPER_DIR = Path("results/smoke/yokoyama2019")
 
 def _manifest_entries(prefix: str) -> dict[str, str]:
     out = {}
-    for line in (ROOT / "config/smoke_manifest.sha256").read_text().splitlines():
+    for line in SMOKE_MANIFEST.read_text().splitlines():
         digest, name = line.split("  ", 1)
         if name.startswith(prefix):
             out[name] = digest

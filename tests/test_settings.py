@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = sorted((ROOT / "workflow" / "schemas").glob("*.schema.yaml"))
 # A dict that is not a validated config may lack a defaulted key: (file, key) -> why it is read with .get there.
 NOT_VALIDATED = {
-    ("src/bmrep/pipeline/evidence.py", "adopt_dir"): "make publish reads the profile's YAML files as they are "
+    ("src/bmrep/ops/evidence.py", "adopt_dir"): "make publish reads the profile's YAML files as they are "
     "(publish.load_config, whose digest RUN.md records), not the validated config: adopt_dir is absent there "
     "unless the profile sets it",
 }
@@ -114,4 +114,4 @@ def test_the_check_finds_a_fallback():
     assert [x.split(":")[1] for x in fallbacks("x.py", python, defaulted)] == ["1", "2", "3", "4"]
     rules = 'A = S.get("schedule", "a") if S.get( "state" ) else []\nB = S["schedule"]\nC = S.get("runs", {})\n'
     assert [x.split(":")[1] for x in fallbacks("x.smk", rules, defaulted)] == ["1", "1"]
-    assert fallbacks("src/bmrep/pipeline/evidence.py", 'cfg.get("adopt_dir")', {"adopt_dir"}) == []
+    assert fallbacks("src/bmrep/ops/evidence.py", 'cfg.get("adopt_dir")', {"adopt_dir"}) == []

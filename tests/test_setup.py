@@ -13,7 +13,7 @@ import stat
 import subprocess
 from pathlib import Path
 
-from bmrep.pipeline import browser
+from bmrep.ops import browser
 from conftest import ROOT
 
 # What the Makefile's parse and the setup recipe call by name, besides the Python it is given.

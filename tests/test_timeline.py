@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from bmrep.pipeline import costs, runtime, timeline
+from bmrep.ops import costs, timeline
+from bmrep.pipeline import runtime
 
 
 def _log(path, rule, start, startup, end, cpu, wall, startup_cpu=None):

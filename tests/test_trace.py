@@ -1,4 +1,4 @@
-"""bmrep.pipeline.trace: the library calls of a script (static) and the chain of a real target (smoke profile)."""
+"""bmrep.ops.trace: the library calls of a script (static) and the chain of a real target (smoke profile)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from bmrep.pipeline.trace import definition, library_calls
+from bmrep.ops.trace import definition, library_calls
 from conftest import ROOT
 
 
@@ -66,7 +66,7 @@ def _trace(*args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     return subprocess.run(
-        [sys.executable, "-m", "bmrep.pipeline.trace", *args],
+        [sys.executable, "-m", "bmrep.ops.trace", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -104,6 +104,6 @@ def test_trace_of_a_path_no_rule_makes_is_one_line():
     assert proc.returncode == 1
     assert proc.stdout == ""
     assert proc.stderr.strip().splitlines() == [
-        "bmrep.pipeline.trace: no rule makes figures/carlson2016/fig3.png "
+        "bmrep.ops.trace: no rule makes figures/carlson2016/fig3.png "
         "(this profile writes under results/smoke/ and figures/smoke/)"
     ]

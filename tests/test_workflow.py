@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from bmrep.pipeline import browser
+from bmrep.ops import browser
 from conftest import ROOT, needs_browser, run_snakemake
 
 PROFILES = {"default": [], "smoke": ["--configfile=config/smoke.yaml"], "paper": ["--configfile=config/paper.yaml"]}

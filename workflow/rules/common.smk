@@ -68,7 +68,7 @@ def logs(path):
 
 
 # Snakemake's benchmark record of a job (wall time, CPU time, peak memory of the job's whole process
-# tree, polled): logs/benchmarks/<the job log's path>.tsv; read by bmrep.pipeline.costs and the
+# tree, polled): logs/benchmarks/<the job log's path>.tsv; read by bmrep.ops.costs and the
 # paper-profile rehearsal (docs/paper-rehearsal.md)
 def benchmarks(path):
     return f"{RESULTS}/logs/benchmarks/{path}"

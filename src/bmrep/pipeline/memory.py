@@ -7,13 +7,14 @@ at once beside carlson2016's Fig. 4 shards of about 10 GB (issue 65). Here:
 
 - :func:`declare` gives every rule of the workflow a ``mem_mb`` (the
   Snakefile calls it after the rules are defined, so no rule file repeats a
-  number): the paper profile's request of ``config/costs.csv`` (what the SLURM
-  profile asks, :func:`bmrep.pipeline.slurm_resources.memory_request`), and
+  number): the paper profile's request of the cost table (:data:`.records.COSTS`, what the SLURM
+  profile asks: :func:`memory_request`, which ``make costs`` writes into the
+  SLURM profile too), and
   for the default and smoke profiles the request from the default run's
   measured peak alone (their jobs are the default's or smaller). A rule whose
   memory differs by wildcard is declared per wildcard (:data:`PER_WILDCARD`),
-  under the SLURM profile too (its block gives such a rule no ``mem_mb``,
-  :data:`bmrep.pipeline.slurm_resources.MEM_BY_WILDCARD`). Any other ``mem_mb``
+  under the SLURM profile too (its block, written by
+  :mod:`bmrep.ops.slurm_resources`, gives such a rule no ``mem_mb``). Any other ``mem_mb``
   given to Snakemake (``--set-resources``, a profile) wins.
 - :func:`budget_mb` is the budget ``bmrep-run`` passes to a local run
   (``--resources mem_mb=``) unless the user gives one: the machine's available
@@ -33,16 +34,38 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .slurm_resources import MEM_FLOOR_MB, REHEARSAL_FACTOR, REHEARSAL_TABLE, SLURM_PROFILE, memory_request
+from .records import COSTS
 
-COSTS = Path("config/costs.csv")
-# A rule in neither config/costs.csv nor profiles/slurm's set-resources (new since the last `make costs`) asks
+REHEARSAL_TABLE = Path("docs/paper-rehearsal.csv")
+SLURM_PROFILE = Path("profiles/slurm/config.yaml")
+# What a SLURM job of profiles/slurm holds besides its script: the batch step's Snakemake and the job step's
+# (srun), each with the whole workflow parsed; the rehearsal measured 419 MB for the two together
+# (docs/paper-rehearsal.md). SLURM counts them with the script against the job's memory request.
+SNAKEMAKE_MB = 450
+MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000  # headroom over the default run's script peak, and the least any job asks
+REHEARSAL_FACTOR = 1.25  # headroom over a peak measured at the paper's shapes (make paper-rehearsal)
+# A rule in neither the cost table nor profiles/slurm's set-resources (new since the last `make costs`) asks
 # what that profile's default-resources ask.
 UNMEASURED_MB = 4000
 # The profiles whose jobs are the default run's or smaller: their requests come from its measured peaks.
 SMALL_PROFILES = ("default", "smoke")
 # What the Snakemake process of a local run holds itself (the workflow parsed, the DAG): left out of the budget.
 CONTROLLER_MB = 1000
+
+
+def memory_request(script_rss_mb: float, paper_peak_mb: float = math.nan) -> int:
+    """The MB a rule's jobs ask for, in whole 100 MB.
+
+    The larger of: 1.5x the script's peak in the run it was measured in
+    (the default profile, the cost table's ``measured_rss_mb``) plus the Snakemake processes
+    of its SLURM job; 1.25x the SLURM job's whole peak that ``make
+    paper-rehearsal`` measured at the paper's shapes, extrapolated to its
+    counts (``docs/paper-rehearsal.csv``, NaN where not measured); 1000.
+    """
+    asked = [MEM_FLOOR_MB, MEM_FACTOR * script_rss_mb + SNAKEMAKE_MB]
+    if not math.isnan(paper_peak_mb):
+        asked.append(REHEARSAL_FACTOR * paper_peak_mb)
+    return math.ceil(max(asked) / 100) * 100
 
 
 def requests(profile: str, costs: pd.DataFrame, slurm: dict | None = None) -> dict[str, int]:
@@ -72,9 +95,9 @@ def fig4_shard_mb(config: dict, costs: pd.DataFrame, rehearsal: pd.DataFrame) ->
     part that does not grow) and extrapolated the peak to the paper's samples
     (``docs/paper-rehearsal.csv``); the line through the two in K gives each
     K's peak, asked with the rehearsal's 1.25x, at least the default run's
-    request. At the largest K this is ``config/costs.csv``'s request (the
+    request. At the largest K this is the cost table's request (the
     largest of the paper profile); the 20 shards at smaller K ask a fraction,
-    under SLURM as in a local run (:data:`bmrep.pipeline.slurm_resources.MEM_BY_WILDCARD`).
+    under SLURM as in a local run (the SLURM profile gives this rule no ``mem_mb``).
     """
     rule = "carlson2016_fig4_shard"
     row = rehearsal.set_index("rule").loc[rule]
@@ -92,13 +115,13 @@ def fig4_shard_mb(config: dict, costs: pd.DataFrame, rehearsal: pd.DataFrame) ->
 
 
 # Rules whose request differs by wildcard: name -> the function of (config, costs, rehearsal) that makes it. The
-# SLURM profile leaves their mem_mb to it: the same names as slurm_resources.MEM_BY_WILDCARD (tests/test_memory.py).
+# SLURM profile leaves their mem_mb to it (bmrep.ops.slurm_resources.MEM_BY_WILDCARD, these names).
 PER_WILDCARD = {"carlson2016_fig4_shard": fig4_shard_mb}
 
 
 def declare(workflow, profile: str, config: dict, root: Path = Path(".")) -> None:
     """Set ``mem_mb`` on every rule of ``workflow`` that has none from Snakemake's own settings."""
-    costs = pd.read_csv(root / COSTS)
+    costs = pd.read_csv(COSTS)
     slurm = yaml.safe_load((root / SLURM_PROFILE).read_text()).get("set-resources", {})
     asked = requests(profile, costs, slurm)
     rehearsal = pd.read_csv(root / REHEARSAL_TABLE) if (root / REHEARSAL_TABLE).exists() else None

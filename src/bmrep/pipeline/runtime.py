@@ -10,7 +10,7 @@ A workflow script starts with::
 ``threads:``, keeps freed memory in the process (:func:`keep_freed_memory`),
 and returns the job's logger and its ``params.cfg`` (if any).
 When the job ends it logs what it used (:data:`RESOURCES_LINE`: CPU seconds,
-wall seconds, peak resident memory), which ``bmrep.pipeline.costs`` reads back into
+wall seconds, peak resident memory), which ``bmrep.ops.costs`` reads back into
 the per-rule cost table.
 """
 
@@ -72,9 +72,9 @@ def keep_freed_memory() -> bool:
 
 RESOURCES_LINE = "job resources: cpu {cpu:.2f} s, wall {wall:.2f} s, max rss {rss:.1f} MB"
 # What the job spent before its script's first line of work: the interpreter, Snakemake's script
-# preamble (unpickling its job object imports Snakemake) and the script's imports (bmrep.pipeline.timeline).
+# preamble (unpickling its job object imports Snakemake) and the script's imports (bmrep.ops.timeline).
 STARTUP_LINE = "job start-up: cpu {cpu:.2f} s, wall {wall:.2f} s"
-# Under SLURM: the job's id, which joins this log to the job's memory as the node saw it (bmrep.pipeline.job_memory)
+# Under SLURM: the job's id, which joins this log to the job's memory as the node saw it (bmrep.ops.job_memory)
 SLURM_LINE = "slurm job {job}"
 
 

@@ -1,8 +1,8 @@
 """Where a run's time went: its longest jobs, its CPU total, and its critical path.
 
-``make timeline`` (``python -m bmrep.pipeline.timeline results/logs [snakemake args]``)
+``make timeline`` (``python -m bmrep.ops.timeline results/logs [snakemake args]``)
 reads the resources line every job writes when it ends
-(``runtime.RESOURCES_LINE``, parsed by :func:`bmrep.pipeline.costs.measure_jobs`) and
+(``runtime.RESOURCES_LINE``, parsed by :func:`bmrep.ops.costs.measure_jobs`) and
 prints
 
 * the ten longest jobs (wall and CPU seconds, rule, log file);
@@ -77,7 +77,7 @@ def critical_path(needs: dict[str, set[str]], seconds: dict[str, float]) -> tupl
 
 
 def job_phases(jobs: pd.DataFrame) -> pd.DataFrame:
-    """``jobs`` (of :func:`bmrep.pipeline.costs.measure_jobs`) with each job's times read from its log.
+    """``jobs`` (of :func:`bmrep.ops.costs.measure_jobs`) with each job's times read from its log.
 
     Added columns: ``start`` (s since the epoch; ``end`` is measure_jobs'), ``startup_wall_s``
     and ``startup_cpu_s`` (NaN where the log has no start-up line).
@@ -160,10 +160,10 @@ def report(jobs: pd.DataFrame, needs: dict[str, set[str]], n: int = 10, cores: i
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.timeline LOGS_DIR [--cores C] [snakemake args for the rule graph]``."""
+    """``python -m bmrep.ops.timeline LOGS_DIR [--cores C] [snakemake args for the rule graph]``."""
     if not argv:
         print(
-            "usage: python -m bmrep.pipeline.timeline LOGS_DIR [--cores C] [target --configfile ...]"
+            "usage: python -m bmrep.ops.timeline LOGS_DIR [--cores C] [target --configfile ...]"
             "  (e.g. results/logs all)"
         )
         return 2

@@ -19,12 +19,12 @@ memory is the larger of the two; CPU time is the script's.
 
 Prediction at the paper's settings, per job (jobs of the two cuts paired by
 their log's path): with ``x`` the cut's work as a fraction of the paper's
-(1 / the ratio of ``config/cost_scaling.yaml``'s keys), the line through the
+(1 / the ratio of ``records/cost_scaling.yaml``'s keys), the line through the
 two cuts' ``(x, CPU time)`` taken at ``x = 1``. That leaves out what a job
 spends whatever its size, which a single cut scaled by 1000x would multiply
-too. A job run at one cut only is scaled as :mod:`bmrep.pipeline.costs` scales
+too. A job run at one cut only is scaled as :mod:`bmrep.ops.costs` scales
 the default's (an upper estimate). Peak memory is extrapolated the same way
-along ``config/memory_scaling.yaml``'s counts; a rule not listed there runs at
+along ``records/memory_scaling.yaml``'s counts; a rule not listed there runs at
 the paper's shapes, and its measured peak is its peak.
 """
 
@@ -38,14 +38,16 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .config_check import deep_merge
+from ..pipeline.config_check import deep_merge
+from ..pipeline.memory import SLURM_PROFILE, memory_request
+from ..pipeline.records import COSTS
 from .costs import job_counts, measure_jobs, paper_config
+from .records import COST_SCALING, MEMORY_SCALING, REHEARSAL_KINDS
 from .rehearsal_report import COST_FLOOR_H, markdown, rehearsal_table
-from .slurm_resources import SLURM_PROFILE, memory_request, runtime_cap, runtime_request, write_slurm_profile
+from .slurm_resources import runtime_cap, runtime_request, write_slurm_profile
 from .work_keys import entries, job_entry, rule_keys, scale_factor
 
 CUTS = ("config/rehearsal.yaml", "config/rehearsal_cut2.yaml")
-KINDS = Path("config/rehearsal_kinds.yaml")  # rule -> a regex on a job's log key naming its kind (job_kind)
 REPORT = Path("docs/paper-rehearsal.md")
 PER_RULE = 3  # first-cut jobs per rule run again at the second cut (its costliest) ...
 ALL_JOBS_UP_TO = 6  # ... or all of them where it has no more (jobs of other shapes: the calibration's models)
@@ -65,7 +67,7 @@ def cut_config(n: int, root: Path = Path(".")) -> dict:
 
 
 SLURM_JOB = re.compile(r" INFO slurm job (\d+)$", re.M)
-JOB_MEMORY = "job_memory.csv"  # bmrep.pipeline.job_memory's table, in the run's results directory
+JOB_MEMORY = "job_memory.csv"  # bmrep.ops.job_memory's table, in the run's results directory
 
 
 def job_records(results_dir: str | Path, node_table: Path | None = None) -> pd.DataFrame:
@@ -75,7 +77,7 @@ def job_records(results_dir: str | Path, node_table: Path | None = None) -> pd.D
     cuts), ``bench_rss_mb`` (the benchmark record's polled peak of the
     script's processes, NaN without one), ``script_peak_mb`` (the larger of
     that and the script's exact peak), ``snakemake_mb`` (its SLURM job's
-    Snakemake processes, from :mod:`bmrep.pipeline.job_memory`'s table; NaN
+    Snakemake processes, from :mod:`bmrep.ops.job_memory`'s table; NaN
     for a job that did not run under SLURM) and ``peak_mb``: the SLURM job's
     peak, the larger of the polled sum of its processes and the script's
     peak plus its Snakemake processes (the script's alone off SLURM).
@@ -143,7 +145,7 @@ def fixed_part(v1: float, x1: float, v2: float, x2: float) -> float:
 def job_kind(rule: str, key: str, kinds: dict) -> str:
     """A job's kind: the groups that ``kinds[rule]`` (a regex on the log key) finds, else the key itself.
 
-    Jobs of one kind do the same work per unit (config/rehearsal_kinds.yaml: bruegge2013's learning shards
+    Jobs of one kind do the same work per unit (records/rehearsal_kinds.yaml: bruegge2013's learning shards
     of one benchmark and algorithm at three learning rates); the second cut runs one of each kind and the
     others take its slope.
     """
@@ -205,7 +207,7 @@ def raise_requests(table: pd.DataFrame, default_costs: pd.DataFrame, paper: dict
 
     Memory: :func:`memory_request` of the default's peak and this peak at the paper's shapes. Runtime: the
     default's request, or twice this longest job at the paper's shapes where that is longer
-    (:func:`runtime_request`). Rewrites ``config/costs.csv`` and the SLURM profile's block where a request
+    (:func:`runtime_request`). Rewrites the cost table and the SLURM profile's block where a request
     changes, and says which; returns the memory requests in ``table``'s order.
     """
     measured_here = table.set_index("rule").reindex(columns=["peak_at_paper_mb", "longest_job_at_paper_min"])
@@ -223,7 +225,7 @@ def raise_requests(table: pd.DataFrame, default_costs: pd.DataFrame, paper: dict
             print(f"{column} of {r.rule}: {default_costs.at[r.Index, column]:.0f} -> {getattr(r, column):.0f} {unit}")
             changed = True
     if changed:
-        new.to_csv("config/costs.csv", index=False)
+        new.to_csv(COSTS, index=False)
         write_slurm_profile(new, paper)
     after = dict(zip(new["rule"], new["mem_mb"], strict=True))
     return [after.get(rule, math.nan) for rule in table["rule"]]
@@ -232,7 +234,7 @@ def raise_requests(table: pd.DataFrame, default_costs: pd.DataFrame, paper: dict
 def second_cut_rules(default_costs: pd.DataFrame, memory: dict, scaling: dict, configs) -> list[str]:
     """The rules run at the second cut.
 
-    Those above 1 paper core-hour in config/costs.csv, those with memory that grows with a cut count, and those
+    Those above 1 paper core-hour in the cost table, those with memory that grows with a cut count, and those
     whose first cut does less than a quarter of a paper job's work (:data:`TWO_CUTS_ABOVE`): scaled from one cut,
     their fixed costs would be multiplied too (the first rehearsal's calibration_model: a 146 s enumeration of
     2^25 states scaled by its training's 1500x).
@@ -318,7 +320,7 @@ def group_args(
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.rehearsal report [WALL_S]``, ``... second-cut-rules``, ``... group-args``."""
+    """``python -m bmrep.ops.rehearsal report [WALL_S]``, ``... second-cut-rules``, ``... group-args``."""
     if argv[:1] == ["group-args"]:  # the first cut's rules of many jobs, at the SLURM profile's runtime requests
         profile = yaml.safe_load(SLURM_PROFILE.read_text())
         default = profile["default-resources"]["runtime"]
@@ -326,11 +328,11 @@ def main(argv: list[str]) -> int:
         counts = job_counts("all", "--configfile", "config/paper.yaml", CUTS[0])
         print(" ".join(group_args(runtimes, counts, local_rules(), runtime_cap())))
         return 0
-    default_costs = pd.read_csv("config/costs.csv")
-    memory = yaml.safe_load(Path("config/memory_scaling.yaml").read_text()) or {}
+    default_costs = pd.read_csv(COSTS)
+    memory = yaml.safe_load(MEMORY_SCALING.read_text()) or {}
     configs = (cut_config(1), cut_config(2), paper_config())
-    scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
-    kinds = yaml.safe_load(KINDS.read_text()) or {}
+    scaling = yaml.safe_load(COST_SCALING.read_text()) or {}
+    kinds = yaml.safe_load(REHEARSAL_KINDS.read_text()) or {}
     rules = second_cut_rules(default_costs, memory, scaling, configs)
     if argv[:1] == ["second-cut-rules"]:
         print(" ".join(rules))
@@ -341,7 +343,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] != ["report"]:
         subcommands = "report [WALL_S] | second-cut-rules | second-cut-targets | group-args"
-        print(f"usage: python -m bmrep.pipeline.rehearsal {subcommands}")
+        print(f"usage: python -m bmrep.ops.rehearsal {subcommands}")
         return 2
     cut1_dir, cut2_dir = (Path(c["results_dir"]) for c in configs[:2])
     node = cut1_dir / JOB_MEMORY  # one table for both cuts (one cluster, so distinct job ids)

@@ -1,12 +1,12 @@
 """Config keys as work: how much more a job does in one profile than in another.
 
-``config/cost_scaling.yaml`` names, per rule, the dotted config keys whose
+``records/cost_scaling.yaml`` names, per rule, the dotted config keys whose
 ratio (target profile over measured) multiplies a job's CPU time; this module
 reads that notation (a number, a list's sum, a per-entry mapping, a dtype's
 item size, ``1/key`` for a period, ``{one_plus: w, times: [...]}`` for work
 with a fixed part, ``{min: [...]}`` for a count capped by another, per-output-name key lists). Used by
-:mod:`bmrep.pipeline.costs` (the default's jobs scaled to the paper profile)
-and :mod:`bmrep.pipeline.rehearsal` (a cut's work as a fraction of the
+:mod:`bmrep.ops.costs` (the default's jobs scaled to the paper profile)
+and :mod:`bmrep.ops.rehearsal` (a cut's work as a fraction of the
 paper's).
 """
 
@@ -35,7 +35,7 @@ def _lookup(config: dict, dotted: str):
                 break
         else:
             return node
-    raise KeyError(f"config key {dotted!r} not found (config/cost_scaling.yaml)")
+    raise KeyError(f"config key {dotted!r} not found (records/cost_scaling.yaml)")
 
 
 # A dtype as work: its item size (a float64 product takes about twice a float32 one's time: benchmarks/README.md)

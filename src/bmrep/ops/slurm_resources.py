@@ -1,4 +1,7 @@
-"""The SLURM profile's per-rule resources, from the cost table of :mod:`bmrep.pipeline.costs`.
+"""The SLURM profile's per-rule resources, from the cost table of :mod:`bmrep.ops.costs`.
+
+Its block (``set-resources``) holds each rule's runtime request (:func:`runtime_request`) and memory
+request (:func:`bmrep.pipeline.memory.memory_request`, the rule a local run's requests follow too).
 
 No submission asks for more than the partition allows: the profile's
 ``partition.yaml`` sets ``runtime_cap_min`` (24 h). A rule estimated longer
@@ -7,8 +10,8 @@ retries (``preemptible-retries`` of them): SLURM kills it at the time limit,
 Snakemake submits it again, and it resumes from its last checkpoint
 (``checkpoint_every.<rule>``), so it finishes over several submissions. A rule
 estimated longer that does not checkpoint gets the cap and a warning (retrying
-it would start it over). ``python -m bmrep.pipeline.costs --slurm-profile`` rewrites the
-profile from ``config/costs.csv`` after the cap is changed, no run needed.
+it would start it over). ``python -m bmrep.ops.costs --slurm-profile`` rewrites the
+profile from the cost table (:data:`bmrep.pipeline.records.COSTS`) after the cap is changed, no run needed.
 """
 
 from __future__ import annotations
@@ -20,20 +23,15 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-# What a SLURM job of profiles/slurm holds besides its script: the batch step's Snakemake and the job step's
-# (srun), each with the whole workflow parsed; the rehearsal measured 419 MB for the two together
-# (docs/paper-rehearsal.md). SLURM counts them with the script against the job's memory request.
-SNAKEMAKE_MB = 450
-MEM_FACTOR, MEM_FLOOR_MB = 1.5, 1000  # headroom over the default run's script peak, and the least any job asks
-REHEARSAL_FACTOR = 1.25  # headroom over a peak measured at the paper's shapes (make paper-rehearsal)
+from ..pipeline.memory import PER_WILDCARD, REHEARSAL_TABLE, SLURM_PROFILE
+
 RUNTIME_FACTOR, RUNTIME_FLOOR_MIN = 2.0, 10  # SLURM kills a job at its runtime: ask twice the estimate
-REHEARSAL_TABLE = Path("docs/paper-rehearsal.csv")
-BEGIN, END = "# >>> set-resources from config/costs.csv (make costs) >>>", "# <<< set-resources <<<"
-SLURM_PROFILE, PARTITION = Path("profiles/slurm/config.yaml"), Path("profiles/slurm/partition.yaml")
+BEGIN, END = "# >>> set-resources from src/bmrep/pipeline/records/costs.csv (make costs) >>>", "# <<< set-resources <<<"
+PARTITION = Path("profiles/slurm/partition.yaml")
 # Rules whose memory differs by wildcard (carlson2016 Fig. 4's shards by K: MBAR's matrix is K x samples). The
 # profile's block gives them no mem_mb, since a set-resources value would win over the Snakefile's request per
 # wildcard (bmrep.pipeline.memory.PER_WILDCARD) and ask every job for the largest one's.
-MEM_BY_WILDCARD = ("carlson2016_fig4_shard",)
+MEM_BY_WILDCARD = tuple(PER_WILDCARD)
 
 
 def submissions(runtime_min: float, cap_min: int) -> int:
@@ -41,26 +39,11 @@ def submissions(runtime_min: float, cap_min: int) -> int:
     return max(1, math.ceil(runtime_min / cap_min))
 
 
-def memory_request(script_rss_mb: float, paper_peak_mb: float = math.nan) -> int:
-    """The MB a rule's jobs ask for, in whole 100 MB.
-
-    The larger of: 1.5x the script's peak in the run it was measured in
-    (the default profile, ``config/costs.csv``) plus the Snakemake processes
-    of its SLURM job; 1.25x the SLURM job's whole peak that ``make
-    paper-rehearsal`` measured at the paper's shapes, extrapolated to its
-    counts (``docs/paper-rehearsal.csv``, NaN where not measured); 1000.
-    """
-    asked = [MEM_FLOOR_MB, MEM_FACTOR * script_rss_mb + SNAKEMAKE_MB]
-    if not math.isnan(paper_peak_mb):
-        asked.append(REHEARSAL_FACTOR * paper_peak_mb)
-    return math.ceil(max(asked) / 100) * 100
-
-
 def runtime_request(per_job_s: float, paper_longest_min: float = math.nan) -> int:
     """The minutes a rule's jobs ask for: twice the longer of its two estimates of its slowest job, at least 10.
 
     The default run's slowest job scaled to the paper profile (``per_job_s``,
-    :func:`bmrep.pipeline.costs.extrapolate`), and the longest job that ``make
+    :func:`bmrep.ops.costs.extrapolate`), and the longest job that ``make
     paper-rehearsal`` extrapolated from two cuts at the paper's shapes
     (``docs/paper-rehearsal.csv``, NaN where not measured): the rehearsal's
     salakhutdinov2010_ladder_check took 30.9 min where the default's scaled

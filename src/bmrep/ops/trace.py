@@ -2,8 +2,8 @@
 
 Usage (from the repository root; any profile, any target path)::
 
-    python -m bmrep.pipeline.trace figures/carlson2016/fig3.png
-    python -m bmrep.pipeline.trace figures/smoke/carlson2016/fig3.png --configfile config/smoke.yaml
+    python -m bmrep.ops.trace figures/carlson2016/fig3.png
+    python -m bmrep.ops.trace figures/smoke/carlson2016/fig3.png --configfile config/smoke.yaml
 
 prints the rule that makes the target, its script, the ``bmrep`` functions
 that script calls (with the module defining each), then the same for every rule
@@ -282,7 +282,7 @@ def format_trace(target: str, nodes: dict[str, RuleNode]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: print the chain of one target (exit 1 with a one-line error if none)."""
-    parser = argparse.ArgumentParser(prog="python -m bmrep.pipeline.trace", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m bmrep.ops.trace", description=__doc__.splitlines()[0])
     parser.add_argument("target", help="a file the workflow makes (a figure, a table, a model...)")
     parser.add_argument("--configfile", nargs="+", default=[], help="profile file(s), as for snakemake")
     parser.add_argument("--config", nargs="+", default=[], metavar="KEY=VALUE", help="overrides, as for snakemake")
@@ -291,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         target, nodes = job_graph(args.target, args.configfile, args.config, args.snakefile)
     except TraceError as err:
-        print(f"bmrep.pipeline.trace: {err}", file=sys.stderr)
+        print(f"bmrep.ops.trace: {err}", file=sys.stderr)
         return 1
     try:
         print(format_trace(target, nodes))

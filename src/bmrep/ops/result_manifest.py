@@ -1,6 +1,6 @@
 """A manifest of SHA-256 hashes of a profile's result files, for refactoring.
 
-``python -m bmrep.pipeline.result_manifest write RESULTS_DIR MANIFEST`` records a hash
+``python -m bmrep.ops.result_manifest write RESULTS_DIR MANIFEST`` records a hash
 of every result file; ``... check RESULTS_DIR MANIFEST`` compares (exit 1 on
 any difference, each one named). A refactoring commit must reproduce the
 committed manifest of the smoke profile (``make smoke-hash``); a commit that
@@ -122,7 +122,7 @@ def compare(expected: dict[str, str], actual: dict[str, str]) -> list[str]:
 def main(argv: list[str]) -> int:
     """Command line: ``write|check RESULTS_DIR MANIFEST``; returns the exit status (1 on a difference)."""
     if len(argv) != 3 or argv[0] not in ("write", "check"):
-        print("usage: python -m bmrep.pipeline.result_manifest write|check RESULTS_DIR MANIFEST", file=sys.stderr)
+        print("usage: python -m bmrep.ops.result_manifest write|check RESULTS_DIR MANIFEST", file=sys.stderr)
         return 2
     cmd, root, path = argv
     actual = manifest(root)

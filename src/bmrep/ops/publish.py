@@ -13,12 +13,12 @@ config) this writes ``docs/results/<profile>/``:
   screenshots (``<figures_dir>/report/``), as PNG at most :data:`MAX_WIDTH`
   pixels wide;
 * ``RUN.md``: commit, profile, config digest, machine, and the wall time and
-  core-minutes per paper measured from the job logs (:func:`bmrep.pipeline.costs.measure_jobs`).
+  core-minutes per paper measured from the job logs (:func:`bmrep.ops.costs.measure_jobs`).
 
 It then rewrites the README's block between :data:`README_BEGIN` and
-:data:`README_END` from ``docs/results/*/`` (:mod:`bmrep.pipeline.published`),
+:data:`README_END` from ``docs/results/*/`` (:mod:`bmrep.ops.published`),
 and every measured figure the pages quote from its record
-(:mod:`bmrep.pipeline.quoted`).
+(:mod:`bmrep.ops.quoted`).
 
 It refuses, with one line, a run that is incomplete or was made by other code:
 ``snakemake -n`` of the run's targets must have nothing to do. Every rule
@@ -48,8 +48,11 @@ import yaml
 from PIL import Image
 
 from ..claims.summary import PAPER_TITLES, read_claims, write_summary
-from . import evidence, provenance, published, quoted
-from .config_check import deep_merge
+from ..pipeline import provenance
+from ..pipeline.config_check import deep_merge
+from ..pipeline.memory import REHEARSAL_TABLE
+from ..pipeline.records import COSTS
+from . import evidence, published, quoted
 from .costs import measure_jobs, paper_of_rule
 
 MAX_WIDTH = 1000  # pixels: a figure as wide as a web page's text column, a few MB for all of them
@@ -122,9 +125,7 @@ def declared_claims(results_dir: Path, args: list[str]) -> pd.DataFrame:
 HOURS_FROM = "predicted by the rehearsal at the paper's shapes, docs/paper-rehearsal.md"
 
 
-def core_hours_per_paper(
-    costs_csv: str | Path = "config/costs.csv", rehearsal_csv: str | Path = "docs/paper-rehearsal.csv"
-) -> pd.Series:
+def core_hours_per_paper(costs_csv: str | Path = COSTS, rehearsal_csv: str | Path = REHEARSAL_TABLE) -> pd.Series:
     """Paper-profile core-hours per paper.
 
     Each rule's prediction measured at the paper's shapes where ``make paper-rehearsal`` made one (its
@@ -260,8 +261,8 @@ def publish(profile: str, out: Path, overrides: list[str] = (), dirty_ok: bool =
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.publish PROFILE [--out DIR] [--config key=value ...] [--dirty]``."""
-    ap = argparse.ArgumentParser(prog="python -m bmrep.pipeline.publish", description=__doc__.split("\n\n")[0])
+    """``python -m bmrep.ops.publish PROFILE [--out DIR] [--config key=value ...] [--dirty]``."""
+    ap = argparse.ArgumentParser(prog="python -m bmrep.ops.publish", description=__doc__.split("\n\n")[0])
     ap.add_argument("profile", help="default, paper or evidence/<name> (smoke only with --out)")
     ap.add_argument("--out", type=Path, help="where to write (default docs/results/<profile>)")
     ap.add_argument("--config", nargs="*", default=[], help="plain key=value overrides, as given to the run")

@@ -53,7 +53,7 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bmrep.pipeline.api_doc [PATH]``: write the page (default docs/api.md)."""
+    """``python -m bmrep.ops.api_doc [PATH]``: write the page (default docs/api.md)."""
     args = sys.argv[1:] if argv is None else argv
     path = Path(args[0] if args else "docs/api.md")
     path.write_text(render())

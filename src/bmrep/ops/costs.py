@@ -5,15 +5,15 @@ the logs of a run (normally the default profile's, ``results/logs``) this
 module builds one row per rule: jobs, CPU seconds per job (mean and max),
 peak memory. For another profile (normally the paper's) each rule's CPU per
 job is scaled by the ratio of the config values that set its work
-(``config/cost_scaling.yaml``: rule -> dotted config keys, or per output
-name -> keys, read by :mod:`bmrep.pipeline.work_keys`; their paper/measured
+(``records/cost_scaling.yaml``: rule -> dotted config keys, or per output
+name -> keys, read by :mod:`bmrep.ops.work_keys`; their paper/measured
 ratios multiply), and multiplied by that profile's job count (from a
-Snakemake dry run). The result is ``config/costs.csv`` and the
+Snakemake dry run). The result is the cost table (:data:`bmrep.pipeline.records.COSTS`) and the
 ``set-resources`` block of the SLURM profile (runtime with a safety factor,
 memory with headroom). ``make costs`` runs it after a default run.
 
 The SLURM profile's block, and what a rule estimated above the partition's
-limit gets, are in :mod:`bmrep.pipeline.slurm_resources`.
+limit gets, are in :mod:`bmrep.ops.slurm_resources`.
 
 This is an extrapolation, not a promise: work that does not scale with the
 listed keys (a different model size, a different number of chains) shows in
@@ -34,15 +34,11 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .config_check import deep_merge
-from .slurm_resources import (
-    SLURM_PROFILE,
-    memory_request,
-    rehearsal_measured,
-    runtime_cap,
-    runtime_request,
-    write_slurm_profile,
-)
+from ..pipeline.config_check import deep_merge
+from ..pipeline.memory import SLURM_PROFILE, memory_request
+from ..pipeline.records import COSTS
+from .records import COST_SCALING, DEFAULT_JOBS
+from .slurm_resources import rehearsal_measured, runtime_cap, runtime_request, write_slurm_profile
 from .work_keys import _described, entries, job_entry, rule_keys, scale_factor
 
 RULE = re.compile(r"bmrep\.\S+ INFO rule (\S+), threads")
@@ -50,10 +46,9 @@ OUTPUTS = re.compile(r"INFO rule \S+, threads \d+, outputs (\[.*\])")
 USED = re.compile(r"job resources: cpu ([\d.]+) s, wall ([\d.]+) s, max rss ([\d.]+) MB")
 # the log line's time (bmrep.pipeline.runtime's format: asctime first) of the resources line: when the job ended
 ENDED = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) .*job resources: ", re.M)
-# The default run's jobs as measured (one row per job), written by every `make costs` from logs: a change of
-# config/cost_scaling.yaml is extrapolated again from it (`make costs COSTS_FROM=config/default_jobs.csv`)
+# The default run's jobs as measured (one row per job, records.DEFAULT_JOBS), written by every `make costs` from
+# logs: a change of records/cost_scaling.yaml is extrapolated again from it (`make costs COSTS_FROM=` that file)
 # without a 75-minute default run.
-DEFAULT_JOBS = Path("config/default_jobs.csv")
 JOB_COLUMNS = ["rule", "cpu_s", "wall_s", "rss_mb", "outputs"]
 
 
@@ -193,7 +188,7 @@ def paper_config(root: Path = Path(".")) -> dict:
 
 
 def lost_rules(table: pd.DataFrame, previous: pd.DataFrame) -> list[str]:
-    """Rules measured in ``previous`` (the committed config/costs.csv) that ``table`` could not measure.
+    """Rules measured in ``previous`` (the committed cost table) that ``table`` could not measure.
 
     A run stopped part way (or the logs of another profile) leaves most rules without a log; writing its
     table would replace their measured costs by "not measured", so :func:`main` refuses it.
@@ -204,24 +199,24 @@ def lost_rules(table: pd.DataFrame, previous: pd.DataFrame) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.costs LOGS_DIR``: write config/costs.csv and the SLURM resources; print totals.
+    """``python -m bmrep.ops.costs LOGS_DIR``: write the cost table and the SLURM resources; print totals.
 
-    ``LOGS_DIR`` may instead be config/default_jobs.csv, the jobs the last ``make costs`` measured (it keeps
-    them there): the same table again under a changed config/cost_scaling.yaml, without a run.
+    ``LOGS_DIR`` may instead be :data:`DEFAULT_JOBS`, the jobs the last ``make costs`` measured (it keeps
+    them there): the same table again under a changed :data:`COST_SCALING`, without a run.
 
-    ``python -m bmrep.pipeline.costs --slurm-profile``: only rewrite the profile's block from config/costs.csv
+    ``python -m bmrep.ops.costs --slurm-profile``: only rewrite the profile's block from the cost table
     (after a change of ``runtime_cap_min`` in profiles/slurm/partition.yaml).
     """
     if len(argv) != 1:
         print(
-            "usage: python -m bmrep.pipeline.costs LOGS_DIR | config/default_jobs.csv | --slurm-profile"
+            f"usage: python -m bmrep.ops.costs LOGS_DIR | {DEFAULT_JOBS} | --slurm-profile"
             "   (LOGS_DIR: a default run's job logs)"
         )
         return 2
     paper = paper_config()
     if argv[0] == "--slurm-profile":
-        write_slurm_profile(pd.read_csv("config/costs.csv"), paper)
-        print(f"wrote {SLURM_PROFILE} from config/costs.csv (cap {runtime_cap()} min)")
+        write_slurm_profile(pd.read_csv(COSTS), paper)
+        print(f"wrote {SLURM_PROFILE} from {COSTS} (cap {runtime_cap()} min)")
         return 0
     try:
         jobs = read_jobs(argv[0])
@@ -229,7 +224,7 @@ def main(argv: list[str]) -> int:
         print(f"make costs: {e}; nothing written")
         return 2
     default = yaml.safe_load(Path("config/config.yaml").read_text())
-    scaling = yaml.safe_load(Path("config/cost_scaling.yaml").read_text()) or {}
+    scaling = yaml.safe_load(COST_SCALING.read_text()) or {}
     counts = job_counts("all", "--configfile", "config/paper.yaml")
     table = extrapolate(
         jobs,
@@ -240,25 +235,25 @@ def main(argv: list[str]) -> int:
         rehearsal_measured("peak_at_paper_mb"),
         rehearsal_measured("longest_job_at_paper_min"),
     )
-    lost = lost_rules(table, pd.read_csv("config/costs.csv")) if Path("config/costs.csv").exists() else []
+    lost = lost_rules(table, pd.read_csv(COSTS)) if COSTS.exists() else []
     if lost:
         print(
-            f"make costs: {argv[0]} has no job log of {len(lost)} rules measured in config/costs.csv "
+            f"make costs: {argv[0]} has no job log of {len(lost)} rules measured in {COSTS} "
             f"({', '.join(lost[:3])}{', ...' if len(lost) > 3 else ''}); finish the default run first "
             "(make run); nothing written"
         )
         return 2
-    table.to_csv("config/costs.csv", index=False)
+    table.to_csv(COSTS, index=False)
     from_logs = Path(argv[0]).resolve() != DEFAULT_JOBS.resolve()
     if from_logs:
-        write_jobs(jobs)
+        write_jobs(jobs, DEFAULT_JOBS)
     write_slurm_profile(table, paper)
     paper_of = paper_of_rule(table["rule"])
     totals = table.groupby(paper_of)["paper_core_hours"].sum()
     print(table.to_string(index=False))
     print("\npaper profile, core-hours per paper:")
     print(totals.round(1).to_string())
-    wrote = f"config/costs.csv{f', {DEFAULT_JOBS}' * from_logs} and {SLURM_PROFILE}"
+    wrote = f"{COSTS}{f', {DEFAULT_JOBS}' * from_logs} and {SLURM_PROFILE}"
     print(f"total: {totals.sum():.1f} core-hours; wrote {wrote}")
     return 0
 

@@ -10,14 +10,14 @@ together). The script's log has its own peak (``getrusage``, exact);
 Snakemake's ``benchmark:`` record polls the script's process tree. Neither
 sees the Snakemake processes.
 
-``python -m bmrep.pipeline.job_memory OUT.csv`` polls every process that has
+``python -m bmrep.ops.job_memory OUT.csv`` polls every process that has
 ``SLURM_JOB_ID`` in its environment, every 0.2 s, until it is stopped
 (SIGTERM/SIGINT), and keeps per job: the largest sum of its processes' RSS
 (``peak_mb``) and the largest sum of its Snakemake processes' RSS
 (``snakemake_mb``); it rewrites ``OUT.csv`` every few seconds and when it
 stops. ``make paper-rehearsal`` runs it beside the rehearsal
 (``ci/paper_rehearsal.sh``); the job's log names its SLURM job
-(``runtime.SLURM_LINE``), which joins the two (:mod:`bmrep.pipeline.rehearsal`).
+(``runtime.SLURM_LINE``), which joins the two (:mod:`bmrep.ops.rehearsal`).
 A poll can miss a peak shorter than its interval; the rehearsal takes the
 larger of this peak and the script's exact one plus its Snakemake processes'.
 """
@@ -84,9 +84,9 @@ def write(peaks: dict, out: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.job_memory OUT.csv``: poll until SIGTERM or SIGINT, then write OUT.csv."""
+    """``python -m bmrep.ops.job_memory OUT.csv``: poll until SIGTERM or SIGINT, then write OUT.csv."""
     if len(argv) != 1:
-        print("usage: python -m bmrep.pipeline.job_memory OUT.csv   (polls until SIGTERM)")
+        print("usage: python -m bmrep.ops.job_memory OUT.csv   (polls until SIGTERM)")
         return 2
     out = Path(argv[0])
     out.parent.mkdir(parents=True, exist_ok=True)

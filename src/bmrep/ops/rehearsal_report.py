@@ -3,8 +3,8 @@
 Per rule (spec "Rehearsal of the paper profile", issue 52): its jobs in the
 paper profile, the memory and runtime the SLURM profile requests, the peak
 measured and at the paper's counts, the paper core-hours predicted from the
-default (``config/costs.csv``) and from the rehearsal
-(:func:`bmrep.pipeline.rehearsal.predict_jobs`), their ratio; and what does
+default (the cost table, :data:`bmrep.pipeline.records.COSTS`) and from the rehearsal
+(:func:`bmrep.ops.rehearsal.predict_jobs`), their ratio; and what does
 not hold yet (peaks above requests, requests beyond the node, predictions
 more than 2x apart, runtimes too short). ``docs/paper-rehearsal.md``.
 """
@@ -17,7 +17,8 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from .slurm_resources import MEM_BY_WILDCARD, SLURM_PROFILE
+from ..pipeline.memory import SLURM_PROFILE
+from .slurm_resources import MEM_BY_WILDCARD
 
 COST_FLOOR_H = 1.0  # rules above this many paper core-hours must agree within AGREE x (the spec)
 AGREE = 2.0
@@ -39,7 +40,7 @@ def requests(profile: Path = SLURM_PROFILE) -> tuple[dict, dict]:
 def rehearsal_table(jobs: pd.DataFrame, counts: dict, default_costs: pd.DataFrame, node_mem_mb: int) -> pd.DataFrame:
     """One row per rule of the paper profile: jobs, request, peaks, both core-hour predictions and their ratio."""
     mem_req, runtime_req = requests()
-    # a rule asked per wildcard has no mem_mb in the profile: its largest job's request, config/costs.csv's, is the
+    # a rule asked per wildcard has no mem_mb in the profile: its largest job's request, the cost table's, is the
     # one its peak (that largest job's) is compared with
     largest = default_costs.set_index("rule").get("mem_mb", pd.Series(dtype=float)).dropna()
     mem_req |= {r: int(largest[r]) for r in MEM_BY_WILDCARD if r in largest.index}
@@ -118,15 +119,16 @@ def markdown(table: pd.DataFrame, wall_s: float | None, node_mem_mb: int) -> str
     lines = [
         "# The paper profile's rehearsal",
         "",
-        'Written by `make paper-rehearsal` (`bmrep.pipeline.rehearsal`; spec "Rehearsal of the paper',
+        'Written by `make paper-rehearsal` (`bmrep.ops.rehearsal`; spec "Rehearsal of the paper',
         'profile"): every rule of the paper profile run through `profiles/slurm` on a one-node SLURM at the',
         "papers' shapes, iteration and repeat counts cut (`config/rehearsal.yaml`); the rows with `cuts` 2 ran",
         "again at a second cut (`config/rehearsal_cut2.yaml`). Peak: the SLURM job's, all its processes (its",
-        "two Snakemake processes and the script; `bmrep.pipeline.job_memory`, the script's exact peak and",
-        "Snakemake's benchmark record); at the paper's counts: along `config/memory_scaling.yaml` through the",
-        "two cuts, else as measured (the shapes are the paper's). Core-hours from the rehearsal: each job's CPU",
-        "time on the line through its two cuts at the paper's work (`config/cost_scaling.yaml`), or its one cut",
-        "scaled; from the default: `config/costs.csv`. CPU growth: the median over a rule's jobs of their second",
+        "two Snakemake processes and the script; `bmrep.ops.job_memory`, the script's exact peak and",
+        "Snakemake's benchmark record); at the paper's counts: along",
+        "`src/bmrep/ops/records/memory_scaling.yaml` through the two cuts, else as measured (the shapes are the",
+        "paper's). Core-hours from the rehearsal: each job's CPU time on the line through its two cuts at the",
+        "paper's work (`src/bmrep/ops/records/cost_scaling.yaml`), or its one cut scaled; from the default:",
+        "`src/bmrep/pipeline/records/costs.csv`. CPU growth: the median over a rule's jobs of their second",
         f"cut's CPU time over their first's; below {GROWTH_FLOOR:g} the line is within the noise of what runs beside",
         "a job (`config/rehearsal_cut2.yaml`).",
         "",

@@ -111,12 +111,12 @@ def report_screenshots(report: Path, out_dir: Path, sizes=((1400, 1000), (1600, 
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.browser REPORT.html OUT_DIR``: the report's screenshots (make report).
+    """``python -m bmrep.ops.browser REPORT.html OUT_DIR``: the report's screenshots (make report).
 
     Without Chromium: one line, exit 0 (the report itself is written; only its pictures are missing).
     """
     if len(argv) != 2:
-        print("usage: python -m bmrep.pipeline.browser REPORT.html OUT_DIR")
+        print("usage: python -m bmrep.ops.browser REPORT.html OUT_DIR")
         return 2
     if not available():
         print(f"make report: no screenshots of {argv[0]}: {MISSING}")

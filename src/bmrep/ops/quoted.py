@@ -2,13 +2,13 @@
 
 A time or a cost typed by hand goes stale when the run it came from is
 replaced: the README said 74.1 minutes where RUN.md said 72.2, docs/cluster.md
-"estimated 1484 minutes" where config/costs.csv said 2064. Every such figure
+"estimated 1484 minutes" where the cost table said 2064. Every such figure
 is listed here (:data:`QUOTES`: a page, a pattern whose one group is the
 figure, the record it comes from), read from its record (:func:`records`:
-the publications' RUN.md, the rehearsal's table, config/costs.csv and the
+the publications' RUN.md, the rehearsal's table, the cost table and the
 default run's jobs; the paper profile's longest chain of dependent jobs from
 its rule graph and each rule's longest job) and written into the page by ``make publish``
-(:func:`rewrite`, also ``python -m bmrep.pipeline.quoted --write``);
+(:func:`rewrite`, also ``python -m bmrep.ops.quoted --write``);
 ``tests/test_quoted.py`` fails when a page's figure differs from its record,
 or a listed quote is no longer found. docs/cluster.md quotes the last
 rehearsal only (its wall time, both predictions, how far they agree), from its
@@ -26,13 +26,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from .costs import DEFAULT_JOBS, paper_config, paper_of_rule
-from .memory import fig4_shard_mb
+from ..pipeline.memory import fig4_shard_mb
+from ..pipeline.records import COSTS
+from .costs import paper_config, paper_of_rule
+from .records import DEFAULT_JOBS
 from .rehearsal_report import COST_FLOOR_H
 from .timeline import critical_path, parse_rule_graph
 
 DEFAULT_RUN, PAPER_RUN = Path("docs/results/default/RUN.md"), Path("docs/results/paper/RUN.md")
-REHEARSAL_MD, COSTS = Path("docs/paper-rehearsal.md"), Path("config/costs.csv")
+REHEARSAL_MD = Path("docs/paper-rehearsal.md")
 REHEARSAL_CSV = Path("docs/paper-rehearsal.csv")
 
 
@@ -72,10 +74,10 @@ def _run(path: Path) -> dict[str, str]:
 def longest_job_h(root: Path = Path(".")) -> dict[str, float]:
     """Each rule's longest paper-profile job in hours, the larger of the two records' estimates.
 
-    ``config/costs.csv``'s ``paper_cpu_h_per_job`` (the default's slowest job scaled) and the rehearsal's
+    The cost table's ``paper_cpu_h_per_job`` (the default's slowest job scaled) and the rehearsal's
     ``longest_job_at_paper_min`` (``docs/paper-rehearsal.csv``), as the SLURM runtime requests take them.
     """
-    costs = pd.read_csv(root / COSTS).set_index("rule")["paper_cpu_h_per_job"].fillna(0.0)
+    costs = pd.read_csv(COSTS).set_index("rule")["paper_cpu_h_per_job"].fillna(0.0)
     rehearsal = pd.read_csv(root / REHEARSAL_CSV).set_index("rule")["longest_job_at_paper_min"].fillna(0.0) / 60
     return {r: max(costs.get(r, 0.0), rehearsal.get(r, 0.0)) for r in set(costs.index) | set(rehearsal.index)}
 
@@ -94,7 +96,11 @@ def critical_path_h(needs: dict[str, set[str]], root: Path = Path(".")) -> tuple
 
 
 def records(root: Path = Path("."), needs: dict[str, set[str]] | None = None) -> dict[str, str]:
-    """Every quotable figure, as the pages print it, by name (``needs``: the paper profile's rule graph)."""
+    """Every quotable figure, as the pages print it, by name (``needs``: the paper profile's rule graph).
+
+    The publications and the rehearsal's table are read under ``root``, the cost table and the default run's
+    jobs from the package's records (:data:`COSTS`, :data:`DEFAULT_JOBS`).
+    """
     out = {f"default_{k}": v for k, v in _run(root / DEFAULT_RUN).items()}
     out |= {f"paper_{k}": v for k, v in _run(root / PAPER_RUN).items()}
     text = (root / REHEARSAL_MD).read_text(encoding="utf-8")
@@ -111,7 +117,7 @@ def records(root: Path = Path("."), needs: dict[str, set[str]] | None = None) ->
     hours = table[["core_hours_from_default", "core_hours_from_rehearsal"]].max(axis=1)
     ratios = table.loc[hours > COST_FLOOR_H, "ratio"].dropna()
     out["rehearsal_ratio_min"], out["rehearsal_ratio_max"] = f"{ratios.min():.2f}", f"{ratios.max():.2f}"
-    costs = pd.read_csv(root / COSTS).set_index("rule")
+    costs = pd.read_csv(COSTS).set_index("rule")
     out["salakhutdinov2010_train_runtime_min"] = f"{costs.loc['salakhutdinov2010_train', 'runtime_min']:.0f}"
     out["largest_mem_gb"] = f"{costs['mem_mb'].max() / 1000:.1f}"
     paper = paper_config(root)
@@ -125,7 +131,7 @@ def records(root: Path = Path("."), needs: dict[str, set[str]] | None = None) ->
     out["critical_path_h"], out["critical_path"] = f"{hours:.1f}", " -> ".join(chain)
     longest = longest_job_h(root)
     out |= {f"longest_h_{r}": f"{h:.1f}" for r, h in longest.items()}
-    jobs = pd.read_csv(root / DEFAULT_JOBS)
+    jobs = pd.read_csv(DEFAULT_JOBS)
     out["costs_run_jobs"], out["costs_run_core_min"] = str(len(jobs)), f"{jobs['cpu_s'].sum() / 60:.1f}"
     return out
 
@@ -140,7 +146,7 @@ QUOTES = [
     Quote(README, rf"\| ([\d.]+) {EPYC}", "default_wall_min"),
     Quote(README, rf"{EPYC}, (\d+) jobs", "default_jobs"),
     Quote(README, rf"{EPYC}, \d+ jobs, ([\d.]+) core-minutes", "default_core_min"),
-    Quote(README, r"config/costs.csv's run: ([\d.]+) core-minutes on an Intel Xeon", "costs_run_core_min"),
+    Quote(README, r"the cost table's run: ([\d.]+) core-minutes on an Intel Xeon", "costs_run_core_min"),
     Quote(README, r"about (\d+) core-hours predicted by the rehearsal", "predicted_core_h_rehearsal"),
     Quote(README, r"the default's extrapolation says (\d+)", "predicted_core_h_default"),
     Quote(README, r"saul1996 and yokoyama2019 alone ([\d.]+) min", "paper_wall_min"),
@@ -165,14 +171,14 @@ QUOTES = [
     Quote(CLUSTER, r"yokoyama2019 alone: ([\d.]+) min of jobs on 2 cores", "paper_wall_min"),
     Quote(CLUSTER, r"yokoyama2019 alone: [\d.]+ min of jobs on 2 cores, ([\d.]+) core-minutes", "paper_core_min"),
     Quote(CLUSTER, r"not included\), of which salakhutdinov2010 ([\d.]+) core", "default_salakhutdinov2010_core_min"),
-    Quote(CLUSTER, r"config/costs.csv's run: ([\d.]+) core-minutes on an Intel Xeon", "costs_run_core_min"),
+    Quote(CLUSTER, r"the cost table's run: ([\d.]+) core-minutes on an Intel Xeon", "costs_run_core_min"),
     Quote(CLUSTER, r"longest chain of dependent jobs is about ([\d.]+) hours", "critical_path_h"),
     Quote(CLUSTER, r"whatever the number of cores: (\S.*?)\. Each rule counts", "critical_path"),
     Quote(CLUSTER, r"`salakhutdinov2010_train` about ([\d.]+) h", "longest_h_salakhutdinov2010_train"),
     Quote(CLUSTER, r"`salakhutdinov2010_evaluate` ([\d.]+) h", "longest_h_salakhutdinov2010_evaluate"),
     Quote(CLUSTER, r"`carlson2016_fig3_truth` ([\d.]+) h", "longest_h_carlson2016_fig3_truth"),
     Quote(CLUSTER, r"`carlson2016_fig5` ([\d.]+) h", "longest_h_carlson2016_fig5"),
-    Quote(CLUSTER, r"`bmrep.pipeline.quoted`\) took ([\d.]+) minutes on 2 cores", "rehearsal_wall_min_1"),
+    Quote(CLUSTER, r"`bmrep.ops.quoted`\) took ([\d.]+) minutes on 2 cores", "rehearsal_wall_min_1"),
     Quote(CLUSTER, r"it predicts ([\d.]+) core-hours against", "predicted_core_h_rehearsal_1"),
     Quote(CLUSTER, r"core-hours against ([\d.]+) from the default run", "predicted_core_h_default_1"),
     Quote(CLUSTER, r"core-hour agree within ([\d.]+)-[\d.]+x", "rehearsal_ratio_min"),
@@ -217,7 +223,7 @@ def rewrite(root: Path = Path("."), needs: dict | None = None) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m bmrep.pipeline.quoted [--write]``: list the stale figures (exit 1 if any), or rewrite them."""
+    """``python -m bmrep.ops.quoted [--write]``: list the stale figures (exit 1 if any), or rewrite them."""
     if argv == ["--write"]:
         for page in rewrite():
             print(f"wrote the measured figures of {page}")
