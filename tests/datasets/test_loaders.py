@@ -171,7 +171,7 @@ def test_area_average_matrix_weights():
 
 
 def _mirror():
-    root = Path(os.environ.get("DATA_MIRROR", Path(__file__).resolve().parents[2] / "shared" / "data"))
+    root = Path(os.environ.get("DATA_MIRROR", Path(__file__).resolve().parents[3] / "shared" / "data"))
     path = root / "mnist" / "train-images-idx3-ubyte.gz"
     return path if path.exists() else None
 

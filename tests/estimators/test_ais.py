@@ -21,7 +21,7 @@ from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import tempered_free_energy_v
 from bmrep.sampling.ladders import adaptive_betas, fixed_betas, linear_betas, piecewise_betas
 from bmrep.sampling.streams import ChainStreams
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 Z_MAX = 4.0
 

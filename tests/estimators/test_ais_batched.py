@@ -21,8 +21,8 @@ from bmrep.papers.salakhutdinov2010.evaluation import ais_replicates, estimate_l
 from bmrep.sampling.ladders import piecewise_betas
 from bmrep.sampling.streams import ChainStreams
 from bmrep.seeds import rng as keyed_rng
-from config_sections import ais_settings
-from testsystems import random_dbm
+from support.config_sections import ais_settings
+from support.testsystems import random_dbm
 
 SEED = 20261122
 RUN_FIELDS = ("estimate", "stderr", "ess", "log_weights", "betas", "step_sd", "partial_log_z", "n_betas", "budget")

@@ -6,7 +6,7 @@ import pytest
 from bmrep.estimators.mbar import MBARConvergenceError, mbar_log_z, mbar_self_consistency_residual
 from bmrep.estimators.rts import TemperingStats, uniform_log_prior
 from bmrep.sampling.simulated_tempering import log_temperature_conditional
-from testsystems import GaussianFamily
+from support.testsystems import GaussianFamily
 
 Z_MAX = 4.0
 

@@ -17,7 +17,7 @@ from bmrep.models.exact import dbm as exact_dbm
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.ladders import linear_betas
 from bmrep.seeds import rng as keyed_rng
-from testsystems import exact_dbm_draws, random_dbm
+from support.testsystems import exact_dbm_draws, random_dbm
 
 SEED = 64
 

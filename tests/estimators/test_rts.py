@@ -29,7 +29,7 @@ from bmrep.sampling.simulated_tempering import (
 )
 from bmrep.sampling.streams import ChainStreams
 from bmrep.sampling.tempered_rbm import TemperedRBMChains
-from testsystems import TemperedRBM, exact_tempered_joint, random_rbm
+from support.testsystems import TemperedRBM, exact_tempered_joint, random_rbm
 
 Z_MAX = 4.0
 

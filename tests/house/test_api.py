@@ -18,7 +18,7 @@ import pytest
 
 from bmrep.ops.api_doc import SCIENCE, render
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "bmrep"
 
 

@@ -1,6 +1,6 @@
 """The library's layers: no upward or sibling import, no import cycle, no module over 400 lines.
 
-Layers, lowest first (``tests/layering.py``): the science's utilities (special, seeds, io, progress) <
+Layers, lowest first (``tests/support/layering.py``): the science's utilities (special, seeds, io, progress) <
 datasets < models < sampling < estimators | meanfield < learning < diagnostics < claims | plotting
 (``|``: siblings that must not import each other) < papers (one folder per paper; papers never import
 each other) < the pipeline wing (``bmrep.pipeline``: what a job and the workflow need at run time), which the
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from layering import INDEPENDENT_PARTS, LAYERS, import_cycles, layer_of, violations
+from support.layering import INDEPENDENT_PARTS, LAYERS, import_cycles, layer_of, violations
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "bmrep"
 MAX_LINES = 400
 

@@ -1,6 +1,6 @@
 """The linters of `make lint` (pinned dev dependencies): ruff (check and format) and snakefmt.
 
-`snakemake --lint`, the fourth check of `make lint`, is tests/test_workflow.py::test_lint_is_clean.
+`snakemake --lint`, the fourth check of `make lint`, is tests/house/test_workflow.py::test_lint_is_clean.
 """
 
 from __future__ import annotations

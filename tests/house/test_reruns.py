@@ -127,7 +127,7 @@ def test_claim_wording_reruns_only_that_papers_claims_and_the_summary(workspace,
     assert path.is_file(), f"{paper}'s claims are not declared in src/bmrep/papers/{paper}/claims.py"
     with edited(path, reworded_first_claim(path.read_text(encoding="utf-8"))):
         jobs, out = planned(workspace)
-    # declared_claims lists every claim the code declares (make publish, tests/test_published.py)
+    # declared_claims lists every claim the code declares (make publish, tests/ops/test_published.py)
     assert jobs == {f"{paper}_claims": 1, "summary": 1, "declared_claims": 1}, out[-5000:]
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = sorted((ROOT / "workflow" / "schemas").glob("*.schema.yaml"))
 # A dict that is not a validated config may lack a defaulted key: (file, key) -> why it is read with .get there.
 NOT_VALIDATED = {

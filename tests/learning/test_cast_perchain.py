@@ -4,7 +4,7 @@ literally; issue 51's evidence run trains it beside CAST's one shared vector).
 Checked here on fixed small DBMs: with one fast chain it is CAST bit for bit (one chain's own vector is the shared
 vector); with many, a chain's weights change only at that chain's own visits, by log(1 + gamma) at the level it
 moved to (eq. 5), never at a swap; and the two variants do differ then. Its checkpoint resumes bit-identically
-(tests/test_checkpoint.py runs every algorithm of make_sampler, CAST-perchain included).
+(tests/learning/test_checkpoint.py runs every algorithm of make_sampler, CAST-perchain included).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ training with SAP, FPCD, Trans-SAP and CAST; CD/PCD and PT training of RBMs;
 the repeat loops of bruegge2013) is interrupted after some updates, rerun with
 fresh objects and the same checkpoint file, and must end with the same bits as
 a run that was never interrupted. The checkpoint file itself (atomic, keyed, kept
-until its output is) and a real SIGKILL of a training process are ``tests/test_checkpoint_file.py``.
+until its output is) and a real SIGKILL of a training process are ``tests/learning/test_checkpoint_file.py``.
 """
 
 from __future__ import annotations

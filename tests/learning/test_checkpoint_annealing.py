@@ -22,8 +22,8 @@ from bmrep.papers.carlson2016.fig3 import fig3_truth_run
 from bmrep.papers.salakhutdinov2010 import evaluation
 from bmrep.sampling import ChainStreams
 from bmrep.sampling.ladders import piecewise_betas
-from config_sections import evaluation_config
-from testsystems import random_dbm, random_rbm
+from support.config_sections import evaluation_config
+from support.testsystems import random_dbm, random_rbm
 
 
 class Killed(Exception):

@@ -3,7 +3,7 @@
 A torn save leaves the previous checkpoint; a checkpoint of other settings, inputs or code is ignored;
 the workflow removes one only beside a kept output; and a real SIGKILL of a training process resumes
 bit-identically (``test_sigkilled_training_resumes``). Resuming each training loop exactly is
-``tests/test_checkpoint.py``.
+``tests/learning/test_checkpoint.py``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pytest
 from bmrep.learning import checkpoint as ckpt_mod
 from bmrep.learning.checkpoint import Checkpoint
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Killed(Exception):

@@ -25,7 +25,7 @@ from bmrep.models.sbn import (
     layered_network,
 )
 from bmrep.seeds import rng
-from testsystems import random_sbn
+from support.testsystems import random_sbn
 
 
 def _bottom_visible(sizes):

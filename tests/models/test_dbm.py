@@ -26,7 +26,7 @@ from bmrep.sampling import ChainStreams
 from bmrep.sampling.dbm_gibbs import gibbs_sweep
 from bmrep.sampling.ladders import linear_betas, piecewise_betas
 from bmrep.seeds import rng as keyed_rng
-from testsystems import chi2_pvalue, dbm_state_index, exact_dbm_draws, random_dbm
+from support.testsystems import chi2_pvalue, dbm_state_index, exact_dbm_draws, random_dbm
 
 SEED = 20261121
 

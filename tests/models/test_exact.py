@@ -10,7 +10,7 @@ from scipy.special import logsumexp, softplus
 from bmrep.models.exact import CACHED_ENUM_UNITS, all_states, state_chunk, state_index, states_range
 from bmrep.models.exact import rbm as exact
 from bmrep.models.rbm import RBM
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 
 def brute_log_z(rbm, beta=1.0, a=None):

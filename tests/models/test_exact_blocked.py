@@ -8,7 +8,7 @@ from scipy.special import logsumexp
 
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 
 def brute_log_z(rbm):

@@ -15,7 +15,7 @@ from scipy.special import logsumexp
 
 from bmrep.models import multivalued as mv
 from bmrep.models.exact import multivalued as mv_exact
-from testsystems import random_multivalued
+from support.testsystems import random_multivalued
 
 X_GRID = np.concatenate([[0.0], np.logspace(-8, math.log10(500.0), 61)])
 X_GRID = np.concatenate([X_GRID, -X_GRID[1:]])

@@ -12,7 +12,7 @@ from bmrep.models.rbm import (
     tempered_free_energy_h,
     tempered_free_energy_v,
 )
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 
 @pytest.mark.parametrize("scale", [1.0, 50.0])

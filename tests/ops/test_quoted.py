@@ -95,14 +95,14 @@ def test_the_readmes_memory_requests_follow_costs_csv(tmp_path, monkeypatch, nee
 # Rules whose longest paper job is predicted above 2 hours (issue 65 item 3: none may lack a resume test), each with
 # the test that kills it after a checkpoint and resumes it bit-identically.
 RESUME_TESTS = {
-    "salakhutdinov2010_train": ("test_checkpoint.py", "test_dbm_training_resumes_bit_identically"),
-    "carlson2016_fig5": ("test_checkpoint.py", "test_carlson2016_fig5_training_resumes_bit_identically"),
+    "salakhutdinov2010_train": ("learning/test_checkpoint.py", "test_dbm_training_resumes_bit_identically"),
+    "carlson2016_fig5": ("learning/test_checkpoint.py", "test_carlson2016_fig5_training_resumes_bit_identically"),
     "carlson2016_fig3_truth": (
-        "test_checkpoint_annealing.py",
+        "learning/test_checkpoint_annealing.py",
         "test_carlson2016_fig3_truth_run_resumes_bit_identically",
     ),
     "salakhutdinov2010_evaluate": (
-        "test_checkpoint_annealing.py",
+        "learning/test_checkpoint_annealing.py",
         "test_salakhutdinov2010_evaluation_resumes_bit_identically",
     ),
 }

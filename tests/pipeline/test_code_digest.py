@@ -10,7 +10,7 @@ import pytest
 
 from bmrep.pipeline.code_digest import PACKAGE_ROOT, library_files, module_file, source_digest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 FAKE = {
     "bmrep/__init__.py": "",

@@ -1,7 +1,7 @@
 """Everyday use (issue 22): the workflow profile, one-line config errors, file modes, checked caches, progress.
 
 Each test reproduces one failure found on main at 53f7361 (the issue's list)
-and shows it fixed; the kill-and-resume test is ``test_resume.py``.
+and shows it fixed; the kill-and-resume test is ``tests/house/test_resume.py``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from bmrep.estimators.rts import uniform_log_prior
 from bmrep.estimators.rts_run import RTSRun
 from bmrep.models.gaussian_mixture import GaussianMixture
 from bmrep.sampling.hmc import TemperedHMC
-from testsystems import GaussianFamily
+from support.testsystems import GaussianFamily
 
 Z_MAX = 4.0
 

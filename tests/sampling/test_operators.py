@@ -16,7 +16,7 @@ from bmrep.sampling.transition_matrix import (
     stationary_check,
     sweep_transition_matrix,
 )
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 OPERATORS = [Gibbs(), FlipTheState(), Blend(0.3)]
 CHI2_LEVEL = 0.999  # one fixed seed per test; the quantile is fixed in advance

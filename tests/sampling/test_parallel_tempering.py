@@ -16,7 +16,7 @@ from bmrep.sampling.parallel_tempering import (
     swap_transition_matrix,
 )
 from bmrep.seeds import rng
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 OPERATORS = {"G": Gibbs(), "T": FlipTheState(), "blend": Blend(0.5)}
 

@@ -18,7 +18,7 @@ from bmrep.sampling.wang_landau import (
     wang_landau_partitions,
 )
 from bmrep.seeds import rng as keyed_rng
-from testsystems import chi2_pvalue, dbm_chains, dbm_state_index, exact_dbm_draws, random_dbm
+from support.testsystems import chi2_pvalue, dbm_chains, dbm_state_index, exact_dbm_draws, random_dbm
 
 SEED = 20261121
 

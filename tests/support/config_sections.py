@@ -13,7 +13,7 @@ import yaml
 from bmrep.estimators.dbm_ais import AISSettings
 from bmrep.pipeline.config_check import validated_part
 
-SCHEMAS = Path(__file__).resolve().parents[1] / "workflow" / "schemas"
+SCHEMAS = Path(__file__).resolve().parents[2] / "workflow" / "schemas"
 SALAKHUTDINOV2010 = SCHEMAS / "salakhutdinov2010.schema.yaml"
 
 

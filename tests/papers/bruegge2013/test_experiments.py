@@ -1,6 +1,6 @@
 """Brügge et al. (2013): exact properties of G, T and the blend, and the experiments' table code.
 
-The claims are tested in test_claims_bruegge2013.py.
+The claims are tested in test_claims.py (beside this file).
 """
 
 import numpy as np
@@ -26,7 +26,7 @@ from bmrep.sampling.operators import Blend, FlipTheState, Gibbs
 from bmrep.sampling.streams import ChainStreams
 from bmrep.sampling.transition_matrix import slem, sweep_transition_matrix
 from bmrep.seeds import rng
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 OPS = [Gibbs(), FlipTheState(), Blend(0.3), Blend(0.7)]
 

@@ -12,7 +12,7 @@ from bmrep.papers.calibration import estimators as est
 from bmrep.papers.calibration.models import build_model, model_name, parse_model_name
 from bmrep.papers.calibration.replicates import replicate_shard
 from bmrep.papers.calibration.summary import calibration_summary, which_estimator, with_corrected_raise
-from testsystems import random_rbm
+from support.testsystems import random_rbm
 
 RUN = {"n_chains": 100, "dtype": "float64", "K": 20, "init": "flat", "init_iterations": 2, "init_sweeps": 20,
        "mbar_max_samples": 5000}  # fmt: skip

@@ -291,7 +291,7 @@ def test_bracket_closure_keeps_interval_claims_undecided_when_the_ends_disagree(
     band = Between(-1.0, 1.0)
     mixed = bracket_closure(inside, outside, (0.0, 3.0), band, "x")
     assert band.decide(mixed, exact=False)[0] == NOT_REPRODUCED  # by its numbers alone ...
-    assert "too wide" in mixed.undecided  # ... but the framework keeps it inconclusive (test_verdicts)
+    assert "too wide" in mixed.undecided  # ... but the framework keeps it inconclusive (claims/test_verdicts)
     same = bracket_closure(inside, Estimate(0.5, 0.1, 10), (0.0, 0.5), band, "x")
     assert band.decide(same, exact=False)[0] == REPRODUCED and same.value == 0.5  # the end nearer its bound
 

@@ -18,8 +18,8 @@ from bmrep.papers.carlson2016.exact_check import (
 )
 from bmrep.sampling.ladders import linear_betas
 from bmrep.sampling.simulated_tempering import rbm_step
-from config_sections import section
-from testsystems import random_rbm
+from support.config_sections import section
+from support.testsystems import random_rbm
 
 SEED = 20261121
 

@@ -1,4 +1,4 @@
-"""carlson2016's stages: small end-to-end runs, shard tables, import closures (exact check: *_rules.py)."""
+"""carlson2016's stages: small end-to-end runs, shard tables, import closures (exact check: test_rules.py)."""
 
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from bmrep.papers.carlson2016.fig4 import fig4_run, rao_blackwell_ti
 from bmrep.pipeline.code_digest import library_files
 
 SEED = 20261121
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = ROOT / "workflow" / "scripts" / "carlson2016"
 PACKAGE = ROOT / "src" / "bmrep" / "papers" / "carlson2016"
 

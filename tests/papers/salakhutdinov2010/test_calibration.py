@@ -27,8 +27,8 @@ from bmrep.papers.salakhutdinov2010.exact_check import (
     model_from_arrays,
 )
 from bmrep.seeds import rng as keyed_rng
-from config_sections import ais_config, ais_settings, evaluation_config
-from testsystems import random_dbm
+from support.config_sections import ais_config, ais_settings, evaluation_config
+from support.testsystems import random_dbm
 
 SEED = 20261123
 # 20 replicates (the spec's R) of a cheap AIS: 200 betas x 100 runs on the linear ladder (the final AIS's), float64

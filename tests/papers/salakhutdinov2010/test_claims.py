@@ -1,4 +1,4 @@
-"""Salakhutdinov (2010): the claim declarations on constructed result tables (stage imports: test_code_digest)."""
+"""Salakhutdinov (2010): the claim declarations on constructed result tables (stage imports: pipeline/)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUC
 from bmrep.papers.salakhutdinov2010.claims import claims
 from bmrep.papers.salakhutdinov2010.tempering import occupancy_table, swap_comparison, swap_table
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = ROOT / "workflow" / "scripts" / "salakhutdinov2010"
 ALGS = ["SAP", "FPCD", "Trans-SAP", "CAST"]
 COMMON = (-0.3, 0.0, 0.3)

@@ -10,7 +10,7 @@ from bmrep.claims.verdict import INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REPRODUC
 from bmrep.papers.salakhutdinov2010.claims import claims
 from bmrep.papers.salakhutdinov2010.claims_ais import drift_onset, exact_diagnostics
 from bmrep.papers.salakhutdinov2010.instrument_check import LONG_LADDER_TOLERANCE
-from test_claims_salakhutdinov2010 import decided, tables
+from papers.salakhutdinov2010.test_claims import decided, tables
 
 
 def test_exact_check_diagnostics_reach_the_details():

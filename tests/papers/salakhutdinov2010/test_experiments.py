@@ -1,6 +1,6 @@
 """Salakhutdinov (2010): the Figure 2 toy, Table 1 layout, sampling diagnostics, AIS schedules.
 
-The claims are tested in test_claims_salakhutdinov2010.py.
+The claims are tested in test_claims.py (beside this file).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from bmrep.papers.salakhutdinov2010.sampling import (
 from bmrep.papers.salakhutdinov2010.summaries import paired_differences, table1
 from bmrep.papers.salakhutdinov2010.toy import fig2_toy, two_node_mrf
 from bmrep.seeds import rng as keyed_rng
-from config_sections import ais_settings
-from testsystems import random_dbm
+from support.config_sections import ais_settings
+from support.testsystems import random_dbm
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SEED = 20261121
 
 

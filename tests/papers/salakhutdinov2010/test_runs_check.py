@@ -25,8 +25,8 @@ from bmrep.papers.salakhutdinov2010.evaluation import independent_replicates, tr
 from bmrep.papers.salakhutdinov2010.exact_check import ais_replicates, combine, exact_values
 from bmrep.papers.salakhutdinov2010.runs_check import runs_check
 from bmrep.seeds import rng as keyed_rng
-from config_sections import ais_config, ais_settings, evaluation_config
-from testsystems import random_dbm
+from support.config_sections import ais_config, ais_settings, evaluation_config
+from support.testsystems import random_dbm
 
 SEED = 20261129
 AIS = ais_config(n_betas=100, n_runs=50, dtype="float64", schedule="linear")
@@ -111,7 +111,7 @@ def test_the_runs_check_states_how_table1s_bound_would_move():
 def test_the_schedule_runs_table1_rows_state_their_runs_check():
     """Wired as the claims rule reads it (``runs_checks``): each table1 row states its own model's runs check."""
     from bmrep.claims.core import evaluate
-    from test_claims_salakhutdinov2010 import _one_seed, tables
+    from papers.salakhutdinov2010.test_claims import _one_seed, tables
 
     t = _one_seed(tables())
     sap = next(f for f in t["finals"] if f["algorithm"] == "SAP")

@@ -1,6 +1,6 @@
 """Published and adopted DBMs (issue 51): what a training keeps beyond its run, and the checks on taking it back.
 
-The workflow path (export, then a run in a fresh directory adopting it bit for bit) is tests/test_reruns.py's.
+The workflow path (export, then a run in a fresh directory adopting it bit for bit) is tests/house/test_reruns.py's.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from bmrep.datasets import derived
 from bmrep.papers.saul1996 import fig2, fig5, summaries, tables, train
 from bmrep.papers.saul1996.paper_numbers import PAPER_FIG2
 from bmrep.seeds import rng
-from testsystems import random_sbn
+from support.testsystems import random_sbn
 
 
 def test_fig2_numbers_to_three_decimals():

@@ -100,11 +100,11 @@ def test_eval_grid():
     assert train_drbm.eval_epoch_grid(100, 8)[0] == 0 and train_drbm.eval_epoch_grid(100, 8)[-1] == 100
 
 
-SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "yokoyama2019.schema.yaml"
+SCHEMA = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "yokoyama2019.schema.yaml"
 
 
 def _section(**toy_changes):
-    with open(Path(__file__).resolve().parents[1] / "config" / "config.yaml") as f:
+    with open(Path(__file__).resolve().parents[3] / "config" / "config.yaml") as f:
         section = yaml.safe_load(f)["yokoyama2019"]
     section["toy"].update(toy_changes)
     return section

@@ -13,10 +13,10 @@
 Exact answers come from the enumerators in ``bmrep.models.exact`` (none is written here).
 """
 
-from testsystems.gaussian import GaussianFamily
-from testsystems.goodness import chi2_pvalue, dbm_chains, dbm_state_index, exact_dbm_draws
-from testsystems.models import random_dbm, random_multivalued, random_rbm, random_sbn
-from testsystems.tempered import TEMPERED_SYSTEMS, TemperedRBM, exact_tempered_joint, joint_deltas
+from support.testsystems.gaussian import GaussianFamily
+from support.testsystems.goodness import chi2_pvalue, dbm_chains, dbm_state_index, exact_dbm_draws
+from support.testsystems.models import random_dbm, random_multivalued, random_rbm, random_sbn
+from support.testsystems.tempered import TEMPERED_SYSTEMS, TemperedRBM, exact_tempered_joint, joint_deltas
 
 __all__ = [
     "GaussianFamily",

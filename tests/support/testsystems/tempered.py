@@ -11,8 +11,8 @@ from scipy.special import logsumexp
 
 from bmrep.models.exact import all_states
 from bmrep.models.exact import rbm as exact
-from testsystems.gaussian import GaussianFamily
-from testsystems.models import random_rbm
+from support.testsystems.gaussian import GaussianFamily
+from support.testsystems.models import random_rbm
 
 
 def joint_deltas(rbm, a):
