@@ -73,7 +73,7 @@ test: $(STAMP)
 
 # The SLURM path on a one-node cluster of this machine (as root; SKIPPED with the reason where it
 # cannot start one): a part of the smoke profile through profiles/slurm, a training killed at its
-# time limit and one cancelled with scancel, both resumed (ci/cluster_test.sh, tests/test_cluster.py).
+# time limit and one cancelled with scancel, both resumed (ci/cluster_test.sh, tests/house/test_cluster.py).
 cluster-test: $(STAMP)
 	ci/cluster_test.sh $(BIN)/python
 
@@ -126,7 +126,7 @@ bench: $(STAMP)
 	for b in benchmarks/bench_*.py; do $(BIN)/python $$b || exit 1; done
 	$(BIN)/python benchmarks/table.py
 
-# docs/api.md: the science subpackages' public names, from their faces and docstrings (tests/test_api.py: current).
+# docs/api.md: the science subpackages' public names, from their faces and docstrings (tests/house/test_api.py: current).
 api-doc: $(STAMP)
 	$(BIN)/python -m bmrep.ops.api_doc docs/api.md
 

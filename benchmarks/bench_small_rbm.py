@@ -10,7 +10,7 @@ gradient, the SGD step), timed three ways on the same data:
   one compiled call (``bmrep.learning._rbm_step``), per update of a
   200-update training (the loop, minibatch draws and all);
 * ``numpy``: the same training through the numpy update (``rbm_gradient`` and
-  ``SGD.step``; the same bits, ``tests/test_rbm_step.py``);
+  ``SGD.step``; the same bits, ``tests/learning/test_rbm_step.py``);
 * ``sklearn``: ``BernoulliRBM.partial_fit`` on the minibatch.
 
 Run: ``.venv/bin/python benchmarks/bench_small_rbm.py [--quick]``; writes

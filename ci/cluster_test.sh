@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make cluster-test: start a one-node SLURM cluster (ci/local_slurm.sh), run tests/test_cluster.py
+# make cluster-test: start a one-node SLURM cluster (ci/local_slurm.sh), run tests/house/test_cluster.py
 # against it (marker `cluster`), stop the cluster whatever happened. Where no cluster can be started
 # here (not root, no package registry) it says SKIPPED with the reason, and exits 0.
 set -uo pipefail
@@ -20,7 +20,7 @@ if [ "$rc" -ne 0 ]; then
     exit 1
 fi
 eval "$env_line"  # export SLURM_CONF=...
-"$PYTHON" -m pytest -q -m cluster tests/test_cluster.py "${@:2}"
+"$PYTHON" -m pytest -q -m cluster tests/house/test_cluster.py "${@:2}"
 rc=$?
 echo "cluster-test: $([ "$rc" -eq 0 ] && echo passed || echo FAILED) in $(($(date +%s) - t0)) s (cluster started and stopped included)"
 exit "$rc"

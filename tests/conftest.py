@@ -12,7 +12,7 @@ import pytest
 
 from bmrep.ops import browser
 from bmrep.pipeline.runtime import keep_freed_memory
-from testsystems import TEMPERED_SYSTEMS
+from support.testsystems import TEMPERED_SYSTEMS
 
 # as in every workflow job: freed numpy temporaries stay in the process (fewer page faults)
 keep_freed_memory()
@@ -25,8 +25,8 @@ SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 needs_browser = pytest.mark.skipif(not browser.available(), reason=browser.MISSING)
 
 
-# Modules whose Snakemake runs happen in copies of the checkout (their own .snakemake and results).
-IN_A_COPY = {"test_reruns", "test_resume", "test_cluster"}
+# Modules whose Snakemake runs happen in copies of the checkout (their own .snakemake and results), in tests/house/.
+IN_A_COPY = {"house.test_reruns", "house.test_resume", "house.test_cluster"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -6,7 +6,7 @@ from the source with ``ast``, so a module's ``__all__`` is the one place a publi
 load on first use (Scientific Python SPEC 1, ``lazy_loader``): importing ``bmrep.learning`` imports none of
 its modules, and ``from bmrep.learning import train_dbm`` imports only ``bmrep.learning.dbm_training``.
 A job's code digest (:mod:`bmrep.pipeline.code_digest`) reads imports statically and does not see through
-a face, so code inside the project imports from the modules (tests/test_api.py); the faces are for
+a face, so code inside the project imports from the modules (tests/house/test_api.py); the faces are for
 researchers reusing the library, and docs/api.md lists them.
 """
 

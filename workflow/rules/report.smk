@@ -42,7 +42,7 @@ rule summary:
 
 
 # Every claim the code declares for this profile (not run), whether the run reached it or not:
-# make publish fills a partial run's missing papers with them; tests/test_published.py checks
+# make publish fills a partial run's missing papers with them; tests/ops/test_published.py checks
 # published summaries against them.
 rule declared_claims:
     output:

@@ -34,7 +34,7 @@ then v | h. The order "v | h then h | v" is the reversal of the sweep on the
 joint state (v, h) with the joint weights ``f_k(v, h)``; with the summed-out
 weights it would draw v from the h of the previous (higher) beta, a mixed
 kernel that is nobody's reversal (sum_v E[p^(v)] = 0.93 instead of 1 on a
-4x3 RBM with two steps; ``tests/test_ais.py`` checks the identity by
+4x3 RBM with two steps; ``tests/estimators/test_ais.py`` checks the identity by
 enumeration).
 """
 

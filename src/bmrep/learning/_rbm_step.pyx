@@ -23,7 +23,7 @@ bit**, by repeating numpy's arithmetic operation for operation:
 With a CD/PCD chain set the update also gathers its minibatch and runs the
 ``k`` sweeps of the sampler (``bmrep.sampling._kernels.rbm_sweeps``, the
 operators' own kernel) on the chain set's arrays, so CD-k and PCD-k updates
-are one call. ``tests/test_rbm_step.py`` checks whole trainings against the
+are one call. ``tests/learning/test_rbm_step.py`` checks whole trainings against the
 numpy loop bit for bit.
 """
 

@@ -116,7 +116,7 @@ def compiled_step(model, X: np.ndarray, batch_size: int, negative_phase, optimiz
     It applies to the plain case of Brügge et al. (2013, sec. 4.2): a float64
     :class:`RBM`, :func:`rbm_gradient`, :class:`SGD` without momentum or
     decay, no weight decay. It computes the same bits as the numpy update
-    (``tests/test_rbm_step.py``); with :class:`CDChains` (CD-k, PCD-k) the
+    (``tests/learning/test_rbm_step.py``); with :class:`CDChains` (CD-k, PCD-k) the
     chains' sweeps run inside the call too, any other negative phase (t-PT_k)
     samples in Python first.
     """

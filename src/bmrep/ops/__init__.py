@@ -10,6 +10,6 @@ the science library's page of public names, docs/api.md (:mod:`.api_doc`). Their
 records are in :mod:`.records`.
 
 Run from the Makefile, ``ci/`` and the command line (``python -m bmrep.ops.<tool>``). This wing may import
-the pipeline wing (:mod:`bmrep.pipeline`), never the other way round (tests/test_layers.py): no job and no
+the pipeline wing (:mod:`bmrep.pipeline`), never the other way round (tests/house/test_layers.py): no job and no
 rule needs it.
 """

@@ -2,7 +2,7 @@
 
 Each science subpackage's ``__init__`` declares its public names by module (``PUBLIC_API``, loaded on
 first use). This module renders them, one table a package: the name, the module that defines it and the
-first line of its docstring. ``make api-doc`` writes the page; tests/test_api.py fails when it is stale,
+first line of its docstring. ``make api-doc`` writes the page; tests/house/test_api.py fails when it is stale,
 so the page cannot drift from the code.
 """
 
@@ -20,7 +20,7 @@ _HEAD = """# The science library's public names
 What a researcher can reuse without the workflow: each subpackage of `bmrep` below names its public
 API in its `__init__` (`PUBLIC_API`, loaded on first use), so `from bmrep.learning import train_dbm`
 works and imports only `bmrep.learning.dbm_training`. Inside the project, code imports from the
-defining module (`from bmrep.learning.dbm_training import train_dbm`; tests/test_api.py), because a
+defining module (`from bmrep.learning.dbm_training import train_dbm`; tests/house/test_api.py), because a
 job's code digest reads imports statically. The papers' own stages (`bmrep.papers.<paper>`) and the
 pipeline (`bmrep.pipeline`) are not listed: they are the workflow's.
 

@@ -9,7 +9,7 @@ the publications' RUN.md, the rehearsal's table, the cost table and the
 default run's jobs; the paper profile's longest chain of dependent jobs from
 its rule graph and each rule's longest job) and written into the page by ``make publish``
 (:func:`rewrite`, also ``python -m bmrep.ops.quoted --write``);
-``tests/test_quoted.py`` fails when a page's figure differs from its record,
+``tests/ops/test_quoted.py`` fails when a page's figure differs from its record,
 or a listed quote is no longer found. docs/cluster.md quotes the last
 rehearsal only (its wall time, both predictions, how far they agree), from its
 table; the dated figures of the rehearsals before it, which had no record left,

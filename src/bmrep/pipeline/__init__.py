@@ -8,6 +8,6 @@ workflow.
 
 The science (models, samplers, estimators, learning, the papers, claims, plotting and the utilities
 ``bmrep.io``, ``bmrep.seeds``, ``bmrep.progress`` they use) never imports this package, and this package
-never imports the operator's tools beside it (:mod:`bmrep.ops`; tests/test_layers.py): a job runs without
+never imports the operator's tools beside it (:mod:`bmrep.ops`; tests/house/test_layers.py): a job runs without
 them, and the science can be reused without Snakemake.
 """

@@ -1,7 +1,7 @@
 """Every claim the code declares for this profile, as rows of the summary with verdict ``not run``.
 
 ``make publish`` fills the rows of a paper the run did not reach with them, and
-tests/test_published.py compares a published summary's claim ids with them.
+tests/ops/test_published.py compares a published summary's claim ids with them.
 The claims modules are imported by name (not in a loop) so that the rule's
 code digest covers each of them.
 """
