@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bmrep.ops import published
+
+ROOT = Path(__file__).resolve().parents[2]
 
 MD = """# Replication summary
 
@@ -84,12 +88,35 @@ def test_an_evidence_runs_trainings_come_from_its_published_sidecars(tmp_path):
     (models / "SAP.npz.json").write_text(json.dumps({"repeat": 0, "final_update": 200000, "seconds": 7200.0,
                                                      "seconds_per_update": 0.036}))  # fmt: skip
     (models / "pretrained.npz.json").write_text(json.dumps({"repeat": 0, "seconds": 900.0}))
+    (tmp_path / "models" / "training_cpu.csv").write_text("seed,training,cpu_seconds,how\n0,SAP,5400,one run\n")
     cfg = {"description": "Table 1 at the schedule", "salakhutdinov2010": {"adopt_dir": str(tmp_path / "models")}}
     lines = run_md_lines(cfg, "models/")
     assert lines[0] == "- what it settles: Table 1 at the schedule"
-    assert "| 0 | SAP | 200000 | 2.00 | 36.0 |" in lines and "| 0 | pretraining |  | 0.25 |  |" in lines
-    assert any("2.2 hours in all by each training's own clock" in x for x in lines)
+    assert "| 0 | SAP | 200000 | 1.50 | 2.00 | 36.0 | one run |" in lines
+    assert "| 0 | pretraining |  | not recorded | 0.25 |  |  |" in lines
+    assert any("1.5 CPU hours" in x and "2.2 wall hours" in x for x in lines)
     assert run_md_lines({"salakhutdinov2010": {"adopt_dir": None}}, "models/") == []
+
+
+def test_training_cpu_refuses_a_training_listed_twice(tmp_path):
+    from bmrep.ops.evidence import training_cpu
+
+    path = tmp_path / "training_cpu.csv"
+    path.write_text("seed,training,cpu_seconds,how\n0,SAP,1,a\n0,SAP,2,b\n")
+    with pytest.raises(ValueError, match="seed 0's SAP is listed twice"):
+        training_cpu(path)
+    assert training_cpu(tmp_path / "absent.csv") == {}
+
+
+def test_every_published_schedule_model_has_its_cpu_time_recorded():
+    """Issue 63: RUN.md gives the CPU time of every training, so each model committed needs its row."""
+    from bmrep.ops.evidence import trained_models
+
+    adopt = ROOT / "docs/results/evidence/sala_schedule/models"
+    rows = trained_models({"salakhutdinov2010": {"adopt_dir": str(adopt)}})
+    assert len(rows) >= 3
+    missing = [(r["seed"], r["what"]) for r in rows if r["cpu_hours"] != r["cpu_hours"]]
+    assert missing == [], f"add these to {adopt / 'training_cpu.csv'}"
 
 
 def test_run_md_sets_an_evidence_runs_lines_apart_from_the_cost_table():
