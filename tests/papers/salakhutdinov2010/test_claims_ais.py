@@ -74,3 +74,42 @@ def test_ais_calibration_judges_the_pools_table1_makes_and_states_one_replicate(
     t["exact_check"]["replicates"] = []
     row = {c.claim.id: c for c in evaluate(claims({}), Results(t, profile="default"))}
     assert row["salakhutdinov2010/table1/ais_calibration"].verdict == NOT_RUN
+
+
+def test_the_longer_ladders_difference_gets_a_bootstrap_stderr_over_each_pools_runs():
+    """Light-tailed log weights w ~ N(0, 0.1^2): log mean exp has s.e. about sd / sqrt(n) (delta method), so the
+    difference of two independent pools of 250 and 100 runs has s.e. 0.1 * sqrt(1/250 + 1/100) = 0.0118."""
+    from bmrep.papers.salakhutdinov2010.claims_ais import pooled_difference_stderr
+
+    rng = np.random.default_rng(7)
+    se = pooled_difference_stderr(rng.normal(0, 0.1, (5, 50)), rng.normal(0, 0.1, 100))
+    expected = 0.1 * np.sqrt(1 / 250 + 1 / 100)
+    assert abs(se - expected) < 0.15 * expected, (se, expected)
+    # one heavy run in a pool of light ones: its noise dominates the difference's s.e.
+    heavy = rng.normal(0, 0.1, 250)
+    heavy[17] = 8.0
+    assert pooled_difference_stderr(heavy, rng.normal(0, 0.1, 100)) > 1.0
+
+
+def test_the_instrument_checks_stderr_is_stated_and_leaves_the_spec_rule_alone():
+    """Where the finals carry their runs' log weights, each check's difference is stated with its s.e.; a model
+    beyond the tolerance stays undecided however large that s.e. (the rule is the spec's)."""
+    t = tables()
+    rng = np.random.default_rng(3)
+    for f in t["finals"]:
+        f["log_weights"] = (300.0 + rng.normal(0, 2.0, (5, 50))).tolist()
+    t["instrument_checks"] = [_check(a, s, 0.2) for a in ("SAP", "FPCD", "Trans-SAP", "CAST") for s in range(3)]
+    for c in t["instrument_checks"]:
+        c["log_weights_long"] = (300.0 + rng.normal(0, 2.0, 100)).tolist()
+    t["instrument_checks"][-2]["long_minus_final"] = 0.8
+    t["instrument_checks"][-2]["long_ladder_holds"] = False
+    rows = {c.claim.id.split("/", 2)[2]: c for c in evaluate(claims({}), Results(t, profile="paper"))}
+    d = rows["table1_cast"].details
+    assert rows["table1_cast"].verdict == INCONCLUSIVE
+    assert "ESS 7.0; +0.20 ± " in d and " by a bootstrap over the runs); reverse AIS" in d
+    from bmrep.papers.salakhutdinov2010.claims_ais import pooled_difference_stderr
+
+    cast1 = next(f for f in t["finals"] if f["algorithm"] == "CAST" and f["repeat"] == 1)
+    se = pooled_difference_stderr(cast1["log_weights"], t["instrument_checks"][-2]["log_weights_long"])
+    assert 0.2 < se < 0.6  # sd-2 log weights, 250 and 100 runs: about 2 * sqrt(1/250 + 1/100) = 0.24 and more
+    assert f"for CAST seed 1 (+0.80 ± {se:.2f} nats)" in d

@@ -11,6 +11,8 @@ import math
 import numpy as np
 
 from ...claims.core import NotRun
+from ...claims.stats import bootstrap_estimate
+from ...estimators.ais import log_mean_exp
 from .evaluation import MIN_ESS_STDERR
 from .instrument_check import LONG_LADDER_TOLERANCE
 
@@ -155,13 +157,33 @@ def _ess(values) -> str:
     return ", ".join(f"{x:.1f}" for x in values)
 
 
-def instrument_check_details(checks: list[dict], algorithm: str, seeds=None) -> tuple[str, str | None]:
+def pooled_difference_stderr(final_log_weights, long_log_weights) -> float:
+    """Bootstrap s.e. of the longer ladder's pooled log Z minus the final one, over each pool's own runs.
+
+    Every AIS run is an independent draw, so each pool is resampled by runs (the two pools are independent) and
+    the two bootstrap variances add. It shows whether a difference beyond the spec's tolerance is the ladder's
+    bias or the pools' noise (issue 64: the failing models' differences were within 1.2 s.e.). With a pool ESS of
+    a few runs the bootstrap cannot see the runs the pool did not draw, so it is a lower bound of the noise.
+    """
+    parts = [
+        bootstrap_estimate(np.ravel(np.asarray(w, np.float64)), log_mean_exp).std_error
+        for w in (final_log_weights, long_log_weights)
+    ]
+    return float(math.hypot(*parts))
+
+
+def instrument_check_details(
+    checks: list[dict], algorithm: str, seeds=None, finals: list[dict] | None = None
+) -> tuple[str, str | None]:
     """Each model's log Z at the longer ladder and by reverse AIS (:mod:`...instrument_check`), as claim details.
 
     ``checks`` are the instrument-check records; only ``algorithm``'s on ``seeds`` (all if None) are stated.
+    Where ``finals`` (the final evaluations' records) hold the model's per-run log weights, the difference gets
+    its bootstrap s.e. (:func:`pooled_difference_stderr`), stated beside it; the verdict rule stays the spec's.
     Returns ``(details, undecided)``: ``undecided`` names the models whose longer ladder moved log Z by more
     than the tolerance (spec: their rows and the orderings they enter are inconclusive), else None.
     """
+    weights = {(f["algorithm"], int(f.get("repeat", 0))): f["log_weights"] for f in finals or [] if "log_weights" in f}
     mine = sorted(
         (c for c in checks or [] if c["algorithm"] == algorithm and (seeds is None or int(c["repeat"]) in seeds)),
         key=lambda c: int(c["repeat"]),
@@ -170,16 +192,19 @@ def instrument_check_details(checks: list[dict], algorithm: str, seeds=None) -> 
         return "", None
     parts, moved = [], []
     for c in mine:
+        w = weights.get((algorithm, int(c["repeat"])))
+        se = f" ± {pooled_difference_stderr(w, c['log_weights_long']):.2f}" if w is not None else ""
         parts.append(
             f"seed {int(c['repeat'])}: log Z {c['log_z_final']:.2f} ({c['final_runs_pooled']} runs pooled at "
             f"{c['n_betas']} betas, replicate ESS {_ess(c['final_replicate_ess'])}, pool ESS "
             f"{c['final_pool_ess']:.1f}); at {c['n_betas_long']} betas {c['log_z_long']:.2f} "
-            f"({c['long_runs_pooled']} runs pooled, ESS {c['long_pool_ess']:.1f}; {c['long_minus_final']:+.2f}); "
+            f"({c['long_runs_pooled']} runs pooled, ESS {c['long_pool_ess']:.1f}; {c['long_minus_final']:+.2f}"
+            f"{se}{' by a bootstrap over the runs' if se else ''}); "
             f"reverse AIS {c['log_z_reverse']:.2f} ({c['reverse_runs']} runs from training images after "
             f"{c['reverse_burn_in']} Gibbs sweeps; reverse - forward {c['reverse_minus_final']:+.2f})"
         )
         if not c["long_ladder_holds"]:
-            moved.append(f"{algorithm} seed {int(c['repeat'])} ({c['long_minus_final']:+.2f} nats)")
+            moved.append(f"{algorithm} seed {int(c['repeat'])} ({c['long_minus_final']:+.2f}{se} nats)")
     details = f"; {algorithm}'s instrument check: " + "; ".join(parts)
     undecided = (
         f"the longer ladder moves log Z by more than {LONG_LADDER_TOLERANCE} nats for " + ", ".join(moved)
@@ -191,6 +216,7 @@ def instrument_check_details(checks: list[dict], algorithm: str, seeds=None) -> 
 
 __all__ = [
     "instrument_check_details",
+    "pooled_difference_stderr",
     "check_same_instrument",
     "drift_onset",
     "exact_diagnostics",

@@ -142,7 +142,7 @@ def beats(a: str, b: str):
         if not seeds:
             raise NotRun(f"no seed on which both {a} and {b} ran")
         ba, bb = [fa[s]["test_bound"] for s in seeds], [fb[s]["test_bound"] for s in seeds]
-        checks = [instrument_check_details(_instrument_checks(r), x, set(seeds)) for x in (a, b)]
+        checks = [instrument_check_details(_instrument_checks(r), x, set(seeds), r["finals"]) for x in (a, b)]
         est = paired_difference(
             ba,
             bb,
@@ -223,7 +223,7 @@ def table1_bound(algorithm: str):
         )
         ladder = ladder_check_details(r["ladder_check"] if "ladder_check" in r else None, algorithm)
         ladder += runs_check_details(r["runs_checks"] if "runs_checks" in r else [], r["finals"], algorithm)
-        check, undecided = instrument_check_details(_instrument_checks(r), algorithm)
+        check, undecided = instrument_check_details(_instrument_checks(r), algorithm, finals=r["finals"])
         details = (
             f"trained for {_updates(r, algorithm)} updates; "
             + algorithm_details(algorithm, fs)
