@@ -162,7 +162,7 @@ def pooled_difference_stderr(final_log_weights, long_log_weights) -> float:
 
     Every AIS run is an independent draw, so each pool is resampled by runs (the two pools are independent) and
     the two bootstrap variances add. It shows whether a difference beyond the spec's tolerance is the ladder's
-    bias or the pools' noise (issue 64: the failing models' differences were within 1.2 s.e.). With a pool ESS of
+    bias or the pools' noise (issue 64: the failing models' differences were within 2 s.e.). With a pool ESS of
     a few runs the bootstrap cannot see the runs the pool did not draw, so it is a lower bound of the noise.
     """
     parts = [
