@@ -41,7 +41,8 @@ def plot_fig2(traj: pd.DataFrame, path, caption_text: str) -> None:
     ax.set_xlabel("Number of Gibbs updates")
     ax.set_ylabel("Partition")
     ax.set_title("Mixing on the two-node MRF (Salakhutdinov 2010, Fig. 2)")
-    ax.legend(loc="center right")
+    # beside the axes: inside, every corner has the Wang-Landau trace under it
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))
     finish(fig, path, caption_text)
 
 
@@ -100,9 +101,10 @@ def plot_temperature(k_trace: np.ndarray, n_betas: int, path, caption_text: str)
     use_style()
     fig, ax = plt.subplots(figsize=(5.0, 3.0))
     ax.plot(np.arange(1, k_trace.size + 1), k_trace + 1, color="black", lw=0.8)
-    ax.set_ylim(0, n_betas + 1)
+    ax.set_ylim(0.5, n_betas + 0.5)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # levels are whole numbers (not 2.5, 17.5)
     ax.set_xlabel("Number of Gibbs updates")
-    ax.set_ylabel("Temperature level k")
+    ax.set_ylabel("Temperature level k (1: beta = 1)")
     ax.set_title("Adaptive simulated tempering: one particle (Fig. 4, middle)")
     finish(fig, path, caption_text)
 
