@@ -128,3 +128,32 @@ def test_run_md_sets_an_evidence_runs_lines_apart_from_the_cost_table():
     text = run_md("evidence/x", "abc", False, "d", costs, {}, ["- what it settles: Table 1"])
     assert "| salakhutdinov2010 | 3 | 1.0 | 2.0 |\n\n- what it settles: Table 1\n" in text
     assert run_md("default", "abc", False, "d", costs, {}).endswith("| salakhutdinov2010 | 3 | 1.0 | 2.0 |\n")
+
+
+def test_sittings_count_pauses_and_the_minutes_a_job_ran():
+    import pandas as pd
+
+    from bmrep.ops.publish import sittings
+
+    h = 3600.0
+    # two overlapping jobs (0-10 min, 5-20 min), a 10-minute pause, a job (30-40), then a 2-hour pause and a job
+    starts, ends = pd.Series([0, 300, 1800, 2400 + 2 * h]), pd.Series([600, 1200, 2400, 3000 + 2 * h])
+    assert sittings(starts, ends) == (2, pytest.approx(40.0))  # 20 + 10 + 10 busy minutes; only the long pause splits
+    assert sittings(pd.Series([0.0]), pd.Series([60.0])) == (1, pytest.approx(1.0))
+    assert sittings(pd.Series([], dtype=float), pd.Series([], dtype=float)) == (0, 0.0)
+
+
+def test_run_md_says_when_the_jobs_ran_in_several_sittings():
+    import pandas as pd
+
+    from bmrep.ops.publish import run_md
+
+    def line(**all_jobs):
+        paper = {"jobs": 3, "core-minutes": 9.0, "wall minutes": 600.0}
+        costs = pd.DataFrame([{"paper": "salakhutdinov2010", **paper}, {"paper": "all jobs", **paper, **all_jobs}])
+        return next(s for s in run_md("evidence/x", "abc", False, "d", costs, {}).splitlines() if "wall time" in s)
+
+    assert line(sittings=3, **{"busy minutes": 7.5}).endswith(
+        "9.0 core-minutes (the jobs ran in 3 sittings, over 30 min apart: 7.5 min with a job running)"
+    )
+    assert line(sittings=1, **{"busy minutes": 600.0}).endswith("600.0 min; 3 jobs, 9.0 core-minutes")

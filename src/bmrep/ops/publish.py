@@ -149,8 +149,38 @@ def shrink(src: Path, dst: Path, max_width: int = MAX_WIDTH) -> None:
     small.save(dst, optimize=True)
 
 
+# a pause longer than this between one job's end and the next job's start splits a run into sittings (sessions)
+SITTING_GAP_S = 30 * 60
+
+
+def sittings(starts: pd.Series, ends: pd.Series, gap_s: float = SITTING_GAP_S) -> tuple[int, float]:
+    """How many sittings the jobs ran in, and the minutes in which at least one job ran.
+
+    A sitting ends at a pause longer than ``gap_s`` with no job running; the busy minutes are the length of the
+    union of the jobs' intervals.
+
+    A run made over several sessions (an evidence run beside trainings) spans hours from its first job to its last
+    while its jobs ran for a fraction of them; the span alone would read as the run's duration.
+    """
+    count, busy, cur_start, cur_end = 0, 0.0, None, None
+    for a, b in sorted(zip(starts, ends, strict=True)):
+        if cur_end is None or a > cur_end:
+            if cur_end is not None:
+                busy += cur_end - cur_start
+                count += a - cur_end > gap_s
+            cur_start, cur_end = a, b
+        else:
+            cur_end = max(cur_end, b)
+    if cur_end is None:
+        return 0, 0.0
+    return count + 1, (busy + cur_end - cur_start) / 60
+
+
 def cost_table(logs_dir: Path, papers: list[str]) -> pd.DataFrame:
-    """Per paper: jobs, core-minutes (CPU of its jobs) and wall minutes (first job's start to last job's end)."""
+    """Per paper: jobs, core-minutes (CPU of its jobs) and wall minutes (first job's start to last job's end).
+
+    The row of all jobs also has the sittings and busy minutes of :func:`sittings`.
+    """
     jobs = measure_jobs(logs_dir)
     jobs = jobs.assign(paper=paper_of_rule(jobs["rule"]), start=jobs["end"] - jobs["wall_s"])
     rows = []
@@ -161,9 +191,10 @@ def cost_table(logs_dir: Path, papers: list[str]) -> pd.DataFrame:
         if len(sub):
             span = papers_jobs if name == "all jobs" and len(papers_jobs) else sub
             wall = (span["end"].max() - span["start"].min()) / 60
-            rows.append(
-                {"paper": name, "jobs": len(sub), "core-minutes": sub["cpu_s"].sum() / 60, "wall minutes": wall}
-            )
+            row = {"paper": name, "jobs": len(sub), "core-minutes": sub["cpu_s"].sum() / 60, "wall minutes": wall}
+            if name == "all jobs":
+                row["sittings"], row["busy minutes"] = sittings(span["start"], span["end"])
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -178,6 +209,9 @@ def run_md(profile, commit, dirty, digest, costs: pd.DataFrame, not_run: dict[st
         r = span.iloc[0]
         lines += [f"- wall time, the papers' first job's start to their last job's end: {r['wall minutes']:.1f} min; "
                   f"{int(r['jobs'])} jobs, {r['core-minutes']:.1f} core-minutes"]  # fmt: skip
+        if r.get("sittings", 1) > 1:
+            lines[-1] += (f" (the jobs ran in {int(r['sittings'])} sittings, over {SITTING_GAP_S // 60} min apart: "
+                          f"{r['busy minutes']:.1f} min with a job running)")  # fmt: skip
     lines += ["", "Per paper, from the resources line each job logs when it ends (`results/logs`):", ""]
     lines += ["| paper | jobs | core-minutes | wall minutes |", "|---|---|---|---|"]
     for _, r in costs[costs["paper"] != "all jobs"].iterrows():
