@@ -165,6 +165,7 @@ QUOTES = [
     *_PAPERS_COSTS,
     Quote(CLUSTER, r"`salakhutdinov2010_train` \(estimated (\d+) minutes", "salakhutdinov2010_train_runtime_min"),
     Quote(CLUSTER, rf"\| ([\d.]+) {EPYC}", "default_wall_min"),
+    Quote(CLUSTER, rf"{EPYC}, (\d+) jobs", "default_jobs"),
     Quote(CLUSTER, rf"{EPYC}, \d+ jobs, ([\d.]+) core-minutes", "default_core_min"),
     Quote(CLUSTER, r"about (\d+) core-hours by the rehearsal at the papers' shapes", "predicted_core_h_rehearsal"),
     Quote(CLUSTER, r"(\d+) by `make costs` from the quiet default run", "predicted_core_h_default"),
