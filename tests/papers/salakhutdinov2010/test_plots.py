@@ -1,9 +1,10 @@
-"""Fig. 2 and Fig. 4 (middle) as a reader sees them: the legend off the traces, temperature levels as whole numbers."""
+"""Fig. 2, Fig. 4 (middle) and the AIS calibration as a reader sees them: legends off the data, labels apart."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from bmrep.papers.salakhutdinov2010 import plots
 
@@ -45,3 +46,36 @@ def test_fig4_middle_levels_are_whole_numbers_from_1_to_the_top(monkeypatch, tmp
     assert lo < 1 <= min(ticks) and max(ticks) <= 20 < hi  # level 1 (beta = 1) and level 20 inside the axis
     line = ax.get_lines()[0]
     assert line.get_ydata().min() == 1 and line.get_ydata().max() == 20
+
+
+def _exact_record(n_replicates=320, pool=5, seed=0):
+    """An exact-check record as ``combine`` writes it: replicates and their pools (consecutive blocks)."""
+    rng = np.random.default_rng(seed)
+    err = rng.normal(-6.0, 4.0, n_replicates)
+    pooled = err[: n_replicates // pool * pool].reshape(-1, pool).max(axis=1)  # a pool sits above its replicates
+    return {
+        "replicates": [{"error": float(e), "stderr": float("nan")} for e in err],
+        "replicates_grouped": {"pool": pool, "n_runs": 50 * pool, "n_groups": pooled.size,
+                               "errors": [float(e) for e in pooled]},  # fmt: skip
+        "shape": [784, 12, 12], "ais_runs": 50, "ais_betas": 15000, "ais_schedule": "linear",
+    }  # fmt: skip
+
+
+def test_calibration_panel_shows_the_pools_the_claim_judges_and_labels_that_do_not_overlap(monkeypatch, tmp_path):
+    exact = _exact_record()
+    fig = _drawn(monkeypatch, lambda: plots.plot_ais_exact_check(exact, tmp_path / "f.png", "caption", 0.3))
+    ax = fig.axes[0]
+    renderer = fig.canvas.get_renderer()
+    lo, hi = ax.get_xlim()
+    labels = [t for t in ax.get_xticklabels() if t.get_text() and lo <= t.get_position()[0] <= hi]
+    boxes = sorted((t.get_window_extent(renderer) for t in labels), key=lambda b: b.x0)
+    assert 4 <= len(boxes) <= 12  # a few numbers and the two means, not 320 labels
+    assert all(a.x1 < b.x0 for a, b in zip(boxes[:-1], boxes[1:], strict=True)), [t.get_text() for t in labels]
+    # the verdict's marker is the pools' mean (what ais_calibration judges), not the replicates'
+    pools = np.mean(exact["replicates_grouped"]["errors"])
+    verdict = [c for c in ax.containers if str(c.get_label()).startswith("pools: mean")]
+    assert len(verdict) == 1
+    assert verdict[0].lines[0].get_ydata()[0] == pytest.approx(pools)
+    reps = np.mean([r["error"] for r in exact["replicates"]])
+    assert abs(pools - reps) > 1.0  # the record tells the two apart
+    assert "64 pools of 5" in ax.get_title()

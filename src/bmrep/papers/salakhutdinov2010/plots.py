@@ -133,51 +133,62 @@ def _draw_mean(ax, x: float, err: np.ndarray, label: str) -> tuple[float, float,
 
 
 def _calibration_panel(ax, exact: dict, tolerance: float) -> None:
-    """The replicates' errors, their mean +- k(R) s (the verdict's interval) and the claim's band."""
+    """What ``ais_calibration`` judges, with the claim's band ±``tolerance``.
+
+    With ``replicates_grouped`` (spec: the claim judges the estimate Table 1 makes, its replicates' runs pooled):
+    each pool's error at the middle of its replicates, the pools' mean ± k(R) s (the verdict's interval), every
+    replicate's error faint behind and their mean beside (the details' "one replicate"). Without it (a record made
+    before pooling): the replicates and their mean.
+    """
     reps = pd.DataFrame(exact["replicates"])
     err, se = reps["error"].to_numpy(), reps["stderr"].to_numpy()
     n = err.size
     x = np.arange(1, n + 1)
+    grouped = exact.get("replicates_grouped") or {}
+    pooled = np.asarray(grouped.get("errors") or [], dtype=float)
     ax.axhspan(-tolerance, tolerance, color="tab:green", alpha=0.12, label=f"claim: mean error in ±{tolerance} nats")
     ax.axhline(0.0, color="0.5", lw=0.8)
-    stated = np.isfinite(se)
-    if stated.any():
-        ax.errorbar(
-            x[stated],
-            err[stated],
-            yerr=2 * se[stated],
-            marker="o",
-            ms=4,
-            capsize=2,
-            color="tab:red",
-            ls="none",
-            label="replicate (±2 stated s.e., ESS >= 30)",
-        )
-    if (~stated).any():
-        ax.plot(
-            x[~stated],
-            err[~stated],
-            marker="o",
-            ms=4,
-            mfc="white",
-            color="tab:red",
-            ls="none",
-            label="replicate, ESS < 30 (no stated s.e.)",
-        )
-    _draw_mean(ax, n + 2, err, "mean {m:+.3f} ± k s, s = {s:.3f}, k = {k:.2f}")
-    ax.set_xticks(list(x) + [n + 2], [str(i) for i in x] + ["mean"], fontsize=6 if n > 10 else 8)
+    gap = max(2, round(0.1 * n))  # the means sit beside the replicates, not among them
+    ends = [n + gap]
+    if pooled.size:
+        size = int(grouped["pool"])
+        centre = size * np.arange(pooled.size) + (size + 1) / 2
+        ax.plot(x, err, marker="o", ms=2.5, mfc="none", color="0.6", ls="none", label="one replicate")
+        ax.plot(centre, pooled, marker="o", ms=4, color="tab:red", ls="none",
+                label=f"pool of {size} replicates ({grouped['n_runs']} runs): Table 1's estimate")  # fmt: skip
+        _draw_mean(ax, ends[0], pooled, "pools: mean {m:+.3f} ± k s, s = {s:.3f}, k = {k:.2f}")
+        ends.append(n + 2.4 * gap)
+        one = float(err.mean())
+        ax.plot([ends[1]], [one], marker="s", ms=5, color="0.5", ls="none", label=f"replicates: mean {one:+.3f}")
+        ax.set_title(f"AIS calibration, DBM {'-'.join(map(str, exact['shape']))}: {pooled.size} pools of {size}")
+    else:
+        stated = np.isfinite(se)
+        if stated.any():
+            ax.errorbar(x[stated], err[stated], yerr=2 * se[stated], marker="o", ms=4, capsize=2, color="tab:red",
+                        ls="none", label="replicate (±2 stated s.e., ESS >= 30)")  # fmt: skip
+        if (~stated).any():
+            ax.plot(x[~stated], err[~stated], marker="o", ms=4, mfc="white", color="tab:red", ls="none",
+                    label="replicate, ESS < 30 (no stated s.e.)")  # fmt: skip
+        _draw_mean(ax, ends[0], err, "mean {m:+.3f} ± k s, s = {s:.3f}, k = {k:.2f}")
+        ax.set_title(f"AIS calibration, DBM {'-'.join(map(str, exact['shape']))}: {n} replicates")
+    # every replicate numbered only while the numbers fit; otherwise a few whole-number ticks
+    ticks = list(x) if n <= 12 else MaxNLocator(nbins=5, integer=True).tick_values(1, n)
+    ticks = [t for t in ticks if 1 <= t <= n and (n <= 12 or t <= n - gap / 2)]  # clear of the means' labels
+    labels = ["pools", "reps"] if pooled.size else ["mean"]
+    ax.set_xticks([*ticks, *ends], [str(int(t)) for t in ticks] + labels, fontsize=8)
+    ax.set_xlim(0, ends[-1] + gap)
     ax.set_xlabel(f"replicate ({exact['ais_runs']} runs x {exact['ais_betas']} betas, {exact['ais_schedule']})")
     ax.set_ylabel(r"AIS $\log Z$ - exact (nats)")
-    ax.set_title(f"AIS calibration, DBM {'-'.join(map(str, exact['shape']))}: {n} replicates")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
 
 
 def plot_ais_exact_check(exact: dict, path, caption_text: str, tolerance: float, tol: float = 0.1) -> None:
     """AIS against exact log Z on the enumerable DBM: the calibration and its diagnostics.
 
-    Left: every replicate's error, their mean with the verdict's interval
-    (mean ± k(R) s, k the 97.5% Student-t quantile) and the claim's band
-    ±``tolerance``. Then, if run: the running error of one run along beta
+    Left: what the claim judges (:func:`_calibration_panel`: the pools' errors,
+    their mean with the verdict's interval mean ± k(R) s, k the 97.5% Student-t
+    quantile, and the claim's band ±``tolerance``), every replicate's error
+    behind. Then, if run: the running error of one run along beta
     (where it drifts; band ±``tol``) and one run's error at each number of
     betas and schedule (does slower annealing remove it).
     """
@@ -204,15 +215,17 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tolerance: float,
         for sched, g in lad.groupby("schedule", sort=False):
             color, marker, shift = styles.get(sched, ("0.4", "^", 1.0))
             ax.plot(g["n_betas"] * shift, g["error"], marker=marker, ms=4, color=color, label=f"{sched}, one run each")
-        errs = np.array([r["error"] for r in exact["replicates"]])
-        _draw_mean(ax, exact["ais_betas"], errs, f"the calibration's mean ± k s ({exact['ais_schedule']})")
+        grouped = (exact.get("replicates_grouped") or {}).get("errors")
+        errs = np.array(grouped or [r["error"] for r in exact["replicates"]])
+        what = "pools'" if grouped else "replicates'"
+        _draw_mean(ax, exact["ais_betas"], errs, f"the calibration's {what} mean ± k s ({exact['ais_schedule']})")
         ax.set_xscale("log")
         if lad["error"].abs().max() > 5.0:  # a failed short ladder is tens of nats off: keep the rest readable
             ax.set_yscale("symlog", linthresh=1.0)
             lo, hi = ax.get_ylim()
             ax.set_ylim(1.5 * lo, 1.5 * hi)  # room for the end markers on the log part
         ticks = sorted({*lad["n_betas"].astype(int), int(exact["ais_betas"])})
-        ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=7)
+        ax.set_xticks(ticks, [f"{t // 1000}k" if t >= 1000 and t % 1000 == 0 else str(t) for t in ticks], fontsize=7)
         ax.minorticks_off()
         ax.set_xlabel(f"number of betas ({exact['ais_runs']} runs)")
         ax.set_ylabel(r"AIS $\log Z$ - exact (nats)")
