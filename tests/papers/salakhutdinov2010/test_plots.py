@@ -79,3 +79,40 @@ def test_calibration_panel_shows_the_pools_the_claim_judges_and_labels_that_do_n
     reps = np.mean([r["error"] for r in exact["replicates"]])
     assert abs(pools - reps) > 1.0  # the record tells the two apart
     assert "64 pools of 5" in ax.get_title()
+
+
+def _curves(start: float, updates, rise) -> pd.DataFrame:
+    """Two algorithms x two seeds: the bound ``start`` at update 0, then ``rise(i)`` at the i-th later update."""
+    rows = []
+    for alg, shift in (("SAP", 0.0), ("CAST", -2.0)):
+        for rep in (0, 1):
+            for i, u in enumerate(updates):
+                b = start if u == 0 else rise(i) + shift + 0.3 * rep
+                rows.append({"algorithm": alg, "repeat": rep, "update": u, "train_bound": b})
+    return pd.DataFrame(rows)
+
+
+def test_fig4_right_fits_the_axis_to_learning_when_the_start_would_squeeze_it(monkeypatch, tmp_path):
+    # the schedule run's shape: a pretrained start 60 nats below curves that end within a few nats of each other
+    curves = _curves(-177.5, range(0, 200001, 4000), lambda i: -120 + 15 * (1 - np.exp(-i / 8)))
+    fig = _drawn(monkeypatch, lambda: plots.plot_bound_curves(curves, tmp_path / "f.png", "caption"))
+    ax = fig.axes[0]
+    y0, y1 = ax.get_ylim()
+    means = curves.groupby(["algorithm", "update"])["train_bound"].mean()
+    late = means[means.index.get_level_values("update") >= 20000]
+    assert late.min() - 2 < y0 < late.min() and y1 > late.max()  # the learning fills the axis; the start is off it
+    below = means[means < y0]
+    last = below.index.get_level_values("update").max()
+    assert f"below the axis: {below.size} points of updates 0-{last:,}, the lowest -177.5" in ax.get_xlabel()
+    renderer = fig.canvas.get_renderer()
+    assert ax.get_legend().get_window_extent(renderer).x0 > ax.get_window_extent(renderer).x1  # off the curves
+
+
+def test_fig4_right_keeps_every_point_in_view_when_the_start_is_near(monkeypatch, tmp_path):
+    # the default's shape (3000 updates, a snapshot every 1000): start -133, then -121 to -103
+    curves = _curves(-133.0, [0, 1000, 2000, 3000], lambda i: [-133.0, -119.0, -110.0, -105.0][i])
+    fig = _drawn(monkeypatch, lambda: plots.plot_bound_curves(curves, tmp_path / "f.png", "caption"))
+    ax = fig.axes[0]
+    y0, y1 = ax.get_ylim()
+    assert y0 < -133.0 and y1 > curves["train_bound"].max()
+    assert ax.get_xlabel() == "Number of parameter updates"
