@@ -116,3 +116,18 @@ def test_fig4_right_keeps_every_point_in_view_when_the_start_is_near(monkeypatch
     y0, y1 = ax.get_ylim()
     assert y0 < -133.0 and y1 > curves["train_bound"].max()
     assert ax.get_xlabel() == "Number of parameter updates"
+
+
+def test_error_vs_annealing_length_labels_its_symlog_axis_in_plain_numbers(monkeypatch, tmp_path):
+    # short ladders tens of nats off put the panel on a symlog axis (the default's calibration DBM)
+    exact = _exact_record()
+    exact["ladder"] = [{"schedule": s, "n_betas": n, "error": e} for s, errs in
+                       (("linear", [-13.0, -12.5, -11.0, -3.0]), ("adaptive", [-18.0, -15.0, -12.0, -1.2]))
+                       for n, e in zip([300, 1000, 3000, 10000], errs, strict=True)]  # fmt: skip
+    fig = _drawn(monkeypatch, lambda: plots.plot_ais_exact_check(exact, tmp_path / "f.png", "caption", 0.3))
+    ax = fig.axes[-1]
+    assert ax.get_yscale() == "symlog"
+    lo, hi = ax.get_ylim()
+    texts = [t.get_text() for t in ax.get_yticklabels() if lo <= t.get_position()[1] <= hi]
+    assert {"-10", "-1", "0"} <= set(texts), texts
+    assert not any("^" in t or "$" in t for t in texts), texts  # no mathtext powers

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FormatStrFormatter, MaxNLocator
 from scipy import stats
 
 from ...plotting.style import band, finish, updates_ticks, use_style
@@ -250,6 +250,7 @@ def plot_ais_exact_check(exact: dict, path, caption_text: str, tolerance: float,
             ax.set_yscale("symlog", linthresh=1.0)
             lo, hi = ax.get_ylim()
             ax.set_ylim(1.5 * lo, 1.5 * hi)  # room for the end markers on the log part
+            ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))  # "-10", "-1", "0", not "-10^1", "-10^0"
         ticks = sorted({*lad["n_betas"].astype(int), int(exact["ais_betas"])})
         ax.set_xticks(ticks, [f"{t // 1000}k" if t >= 1000 and t % 1000 == 0 else str(t) for t in ticks], fontsize=7)
         ax.minorticks_off()
