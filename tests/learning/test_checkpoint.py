@@ -68,7 +68,7 @@ def _attrs(obj, depth=0):
 
 
 # -- joint DBM training with each sampler ------------------------------------------
-def _dbm_run(algorithm, n_updates, checkpoint=None, kill_at=None):
+def _dbm_run(algorithm, n_updates, checkpoint=None, kill_at=None, redraw_rng=None):
     dbm = DBM.random(16, 8, 8, np.random.default_rng(1), scale=0.1).astype(np.float32)
     n_chains = 10
     sampler = make_sampler(
@@ -86,7 +86,7 @@ def _dbm_run(algorithm, n_updates, checkpoint=None, kill_at=None):
 
     hist = train_dbm(
         dbm,
-        _data(),
+        _data() if redraw_rng is None else np.random.default_rng(12).random((60, 16)).astype(np.float32),
         sampler,
         n_updates=n_updates,
         batch_size=10,
@@ -96,6 +96,7 @@ def _dbm_run(algorithm, n_updates, checkpoint=None, kill_at=None):
         callback=callback,
         callback_every=10,
         checkpoint=checkpoint,
+        redraw_rng=redraw_rng,
     )
     return dbm, sampler, hist
 
@@ -120,6 +121,21 @@ def test_dbm_training_resumes_bit_identically(tmp_path, algorithm):
     _same(_attrs(s0), _attrs(s1), "sampler attributes")
 
 
+def test_dbm_training_on_redrawn_images_resumes_bit_identically(tmp_path):
+    """training_images: redrawn: the generator drawing the minibatches again is part of the checkpoint."""
+    r0 = np.random.default_rng(13)
+    dbm0, _, h0 = _dbm_run("SAP", 200, redraw_rng=r0)
+    ck = Checkpoint(tmp_path / "m.ckpt.npz", 50, {"job": "redrawn"})
+    with pytest.raises(Killed):
+        _dbm_run("SAP", 200, ck, kill_at=130, redraw_rng=np.random.default_rng(13))
+    r1 = np.random.default_rng(13)
+    dbm1, _, h1 = _dbm_run("SAP", 200, Checkpoint(tmp_path / "m.ckpt.npz", 50, {"job": "redrawn"}), redraw_rng=r1)
+    _same(dbm0.params(), dbm1.params(), "params")
+    _same(h0.records, h1.records, "records")
+    _same(r0.bit_generator.state, r1.bit_generator.state, "redrawing stream")
+    assert not np.array_equal(dbm0.W1, _dbm_run("SAP", 200)[0].W1)  # it trained on the redrawn images
+
+
 def test_dbm_sampler_state_round_trips_through_a_file(tmp_path):
     _, s, _ = _dbm_run("CAST", 60)
     ck = Checkpoint(tmp_path / "c.npz", 1, "k")
@@ -132,12 +148,17 @@ RBM_CASES = {
     "CD5-T-SGDmomentum": dict(operator=FlipTheState(), k=5, persistent=False, opt=lambda: SGD(0.05, momentum=0.5)),
     "PCD1-G-Adam": dict(operator=Gibbs(), k=1, persistent=True, opt=lambda: Adam(0.01)),
     "PT3-G-AdaMax": dict(operator=Gibbs(), k=1, pt=3, opt=lambda: AdaMax(0.01)),
+    # the pretraining's bottom RBM with training_images: redrawn
+    "CD1-G-redrawn": dict(operator=Gibbs(), k=1, persistent=False, opt=lambda: SGD(0.05, momentum=0.5), redraw=True),
 }
 
 
 def _rbm_run(case, n_updates, checkpoint=None, kill_at=None):
     c = RBM_CASES[case]
     X = _data(50, 12, seed=5).astype(np.float64)
+    redraw_rng = np.random.default_rng(14) if c.get("redraw") else None
+    if redraw_rng is not None:  # grey images, binarised again at every minibatch
+        X = np.random.default_rng(15).random(X.shape)
     rbm0 = RBM.random(12, 6, np.random.default_rng(6), scale=0.1)
     rng = np.random.default_rng(7)
 
@@ -154,6 +175,7 @@ def _rbm_run(case, n_updates, checkpoint=None, kill_at=None):
         callback=callback,
         callback_every=7,
         checkpoint=checkpoint,
+        redraw_rng=redraw_rng,
     )
     if "pt" in c:
         streams = ChainStreams.from_seed(8, "test_ckpt_pt", n_chains=10 * c["pt"])
@@ -164,7 +186,8 @@ def _rbm_run(case, n_updates, checkpoint=None, kill_at=None):
     streams = ChainStreams.from_seed(8, "test_ckpt_cd", n_chains=12)
     chains = CDChains(c["operator"], c["k"], persistent=c["persistent"], streams=streams, n_chains=10)
     model, hist = train_rbm(rbm0, X, negative_phase=chains, **common)
-    return model, hist, [streams.get_state(), rng.bit_generator.state]
+    redrawn = [] if redraw_rng is None else [redraw_rng.bit_generator.state]
+    return model, hist, [streams.get_state(), rng.bit_generator.state, *redrawn]
 
 
 @pytest.mark.parametrize("case", list(RBM_CASES))

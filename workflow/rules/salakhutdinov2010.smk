@@ -119,6 +119,7 @@ rule salakhutdinov2010_fig2:
 rule salakhutdinov2010_pretrain:
     input:
         data=data("mnist_stochastic.npz"),
+        grey=data("mnist.npz"),  # read with training_images: redrawn
     output:
         model=results("models/salakhutdinov2010/seed{repeat}/pretrained.npz"),
     log:
@@ -140,6 +141,7 @@ rule salakhutdinov2010_pretrain:
             "n_hidden2",
             "batch_size",
             "dtype",
+            "training_images",
             "pretrain",
         ),
         seed=SEED,
@@ -150,6 +152,7 @@ rule salakhutdinov2010_pretrain:
 rule salakhutdinov2010_train:
     input:
         data=data("mnist_stochastic.npz"),
+        grey=data("mnist.npz"),  # read with training_images: redrawn
         pretrained=rules.salakhutdinov2010_pretrain.output.model,
     output:
         model=results("models/salakhutdinov2010/seed{repeat}/{algorithm}.npz"),
@@ -165,7 +168,7 @@ rule salakhutdinov2010_train:
     threads: 1
     params:
         code=code_version("salakhutdinov2010/train.py"),
-        cfg=settings("salakhutdinov2010", "n_validation", "batch_size", "train"),
+        cfg=settings("salakhutdinov2010", "n_validation", "batch_size", "training_images", "train"),
         seed=SEED,
     script:
         "../scripts/salakhutdinov2010/train.py"

@@ -80,7 +80,7 @@ if S10_ADOPTED["published"]:
             CONDA_ENV
         params:
             code=code_version("salakhutdinov2010/adopt_model.py"),
-            cfg=settings("salakhutdinov2010", "n_validation", "train", "evaluation"),
+            cfg=settings("salakhutdinov2010", "n_validation", "training_images", "train", "evaluation"),
             seed=SEED,
         script:
             "../scripts/salakhutdinov2010/adopt_model.py"

@@ -143,6 +143,8 @@ def pretrain_dbm(
     streams,
     dtype=np.float32,
     log: Callable | None = None,
+    grey: np.ndarray | None = None,
+    redraw_rng: np.random.Generator | None = None,
 ) -> DBM:
     """Greedy layer-wise pretraining of a 2-layer DBM (Salakhutdinov & Hinton 2009).
 
@@ -153,10 +155,21 @@ def pretrain_dbm(
     order, as in every RBM training); ``streams`` (one per minibatch row) is used for
     both. ``log(layer, epoch, error)`` gets the reconstruction error on the
     first 1000 training cases after every epoch.
+
+    With ``grey`` (the grey levels of ``X``'s images, in [0, 1]) and
+    ``redraw_rng``, the bottom RBM sees every minibatch binarised again from
+    ``grey`` (:func:`bmrep.learning.redraw.redraw_images`), as the authors'
+    code does; the top RBM is trained on the bottom one's hidden
+    probabilities of ``X``, one binary draw per image (theirs: of the last
+    epoch's draws).
     """
     data = np.asarray(X, dtype)
     if batch_size > len(data):
         raise ValueError(f"batch_size {batch_size} exceeds the {len(data)} training cases")
+    if (grey is None) != (redraw_rng is None):
+        raise ValueError("redrawn training images need both the grey levels and redraw_rng")
+    if grey is not None and np.shape(grey) != data.shape:
+        raise ValueError(f"grey levels of shape {np.shape(grey)} for training images of shape {data.shape}")
     n_batches = len(data) // batch_size
     trained = []
     # rbm1 doubles the bottom-up input, rbm2 the top-down one
@@ -166,9 +179,10 @@ def pretrain_dbm(
             if log is not None and update > 0:
                 log(layer, update // n_batches, reconstruction_error(model, data[:_N_LOGGED]))
 
+        redrawn = layer == "rbm1" and grey is not None  # the bottom RBM sees the images drawn again
         model, _ = train_rbm(
             DoubledRBM(RBM.random(data.shape[1], n_hidden, rng).astype(dtype), up_scale, down_scale),
-            data,
+            np.asarray(grey, dtype) if redrawn else data,
             negative_phase=DoubledCD1(streams),
             batch_size=batch_size,
             n_updates=n_epochs * n_batches,
@@ -179,6 +193,7 @@ def pretrain_dbm(
             weight_decay=weight_decay,
             gradient=doubled_gradient,
             dtype=dtype,
+            redraw_rng=redraw_rng if redrawn else None,
         )
         trained.append(model.rbm)
         data = model.prob_h_given_v(data)  # rbm2 is trained on rbm1's hidden probabilities

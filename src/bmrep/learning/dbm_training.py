@@ -22,6 +22,7 @@ import numpy as np
 
 from bmrep.learning.checkpoint import Checkpoint, copy_into, generator_state, resume, save_if_due, set_generator_state
 from bmrep.learning.optimizers import SGD, inverse_time
+from bmrep.learning.redraw import redraw_images
 from bmrep.models.dbm import DBM, mean_field
 from bmrep.sampling.dbm_gibbs import DBMChains
 
@@ -67,6 +68,7 @@ def train_dbm(
     callback_every: int = 1000,
     start_update: int = 0,
     checkpoint: Checkpoint | None = None,
+    redraw_rng: np.random.Generator | None = None,
 ) -> TrainingHistory:
     """Stochastic approximation (SAP, section 2.2) with mean-field data statistics (section 2.1).
 
@@ -85,6 +87,11 @@ def train_dbm(
     :meth:`get_state`, minibatch order and ``rng``, the collected records) is
     saved every ``checkpoint.every`` updates, and a saved state is resumed
     from: the result is bit-identical to an uninterrupted run.
+
+    With ``redraw_rng``, ``X`` holds grey levels in [0, 1] and every minibatch
+    is binarised again from them with that generator
+    (:func:`bmrep.learning.redraw.redraw_images`); without it, ``X`` is the
+    training set as given (binarised once).
     """
     X = np.asarray(X, dtype=dbm.dtype)
     n = X.shape[0]
@@ -107,6 +114,7 @@ def train_dbm(
             "order": order,
             "records": hist.records,
             "seconds": time.perf_counter() - t0,
+            **({} if redraw_rng is None else {"redraw_rng": generator_state(redraw_rng)}),
         }
 
     def restore(s: dict) -> None:
@@ -116,6 +124,8 @@ def train_dbm(
         sampler.set_state(s["sampler"])
         set_generator_state(rng, s["rng"])
         order = s["order"]
+        if redraw_rng is not None:
+            set_generator_state(redraw_rng, s["redraw_rng"])
         hist.records = list(s["records"])
         t0 -= s["seconds"]
 
@@ -125,6 +135,8 @@ def train_dbm(
         if bi == 0 and t > 0:
             order = rng.permutation(n)
         V = X[order[bi * batch_size : (bi + 1) * batch_size]]
+        if redraw_rng is not None:
+            V = redraw_images(V, redraw_rng)
         mu1, mu2 = mean_field(dbm, V, n_iter=n_mean_field)
         sampler.step(dbm, t)
         grads = _gradient(dbm, V, mu1, mu2, sampler.model_chains())

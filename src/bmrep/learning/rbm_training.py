@@ -27,6 +27,7 @@ from . import _rbm_step
 from .checkpoint import Checkpoint, copy_into, generator_state, resume, save_if_due, set_generator_state
 from .negative_phases import CDChains, NegativePhase
 from .optimizers import SGD
+from .redraw import redraw_images
 
 
 def rbm_gradient(rbm: RBM, v_data, v_model, h_model=None) -> dict:
@@ -145,6 +146,7 @@ def train_rbm(
     checkpoint: Checkpoint | None = None,
     gradient: Callable[[RBM, np.ndarray, np.ndarray], dict] = rbm_gradient,
     dtype=np.float64,
+    redraw_rng: np.random.Generator | None = None,
 ) -> tuple[RBM, list[dict]]:
     """Train a binary RBM by minibatch gradient ascent with any negative phase.
 
@@ -187,6 +189,10 @@ def train_rbm(
         :func:`rbm_gradient`.
     dtype : float32 or float64
         Float type of the trained copy and of the data.
+    redraw_rng : numpy Generator or None
+        With it, ``data`` holds grey levels in [0, 1] and every minibatch is
+        binarised again from them (:func:`bmrep.learning.redraw.redraw_images`;
+        its state is checkpointed with the loop's).
 
     Returns
     -------
@@ -225,11 +231,18 @@ def train_rbm(
     def restore(state):
         restore_loop_state(state, params, optimizer, rng, batches, history)
         negative_phase.set_state(state["negative_phase"])
+        if redraw_rng is not None:
+            set_generator_state(redraw_rng, state["redraw_rng"])
 
     start = resume(checkpoint, restore)
     if start == 0:
         record(0)
-    step = compiled_step(model, X, B, negative_phase, optimizer, gradient, weight_decay)
+    # the compiled update reads its minibatch from X itself: redrawn images take the numpy one
+    step = (
+        None
+        if redraw_rng is not None
+        else compiled_step(model, X, B, negative_phase, optimizer, gradient, weight_decay)
+    )
     for t in track(range(start + 1, int(n_updates) + 1), "RBM training updates"):
         rows = next(batches)
         if step is not None:  # the same update, compiled (same bits)
@@ -238,7 +251,7 @@ def train_rbm(
             samples = None if isinstance(negative_phase, CDChains) else negative_phase.sample(model, X[rows])
             finite = step(rows, lr, samples)
         else:
-            vd = X[rows]
+            vd = X[rows] if redraw_rng is None else redraw_images(X[rows], redraw_rng)
             grads = gradient(model, vd, negative_phase.sample(model, vd))
             if weight_decay:
                 grads["W"] -= weight_decay * params["W"]
@@ -252,7 +265,15 @@ def train_rbm(
             checkpoint,
             t,
             int(n_updates),
-            lambda: loop_state(params, optimizer, rng, batches, history, negative_phase=negative_phase.get_state()),
+            lambda: loop_state(
+                params,
+                optimizer,
+                rng,
+                batches,
+                history,
+                negative_phase=negative_phase.get_state(),
+                **({} if redraw_rng is None else {"redraw_rng": generator_state(redraw_rng)}),
+            ),
         )
     return model, history
 

@@ -68,3 +68,17 @@ def test_a_model_without_its_parameters_is_not_published():
     del arrays["W2"]
     with pytest.raises(ValueError, match="missing W2"):
         published_model(arrays, meta, EVAL)
+
+
+def test_a_sidecar_without_training_images_was_trained_on_the_fixed_images():
+    """Every model published before ``training_images`` existed lacks the key: it adopts into a fixed run only."""
+    arrays, meta = _training_output()
+    _, side = published_model(arrays, meta, EVAL)
+    assert "training_images" not in side
+    check_adoptable(side, train=TRAIN, seed=7, training_images="fixed")
+    with pytest.raises(ValueError, match="training_images: published 'fixed', this run 'redrawn'"):
+        check_adoptable(side, train=TRAIN, seed=7, training_images="redrawn")
+    _, redrawn = published_model(arrays, {**meta, "training_images": "redrawn"}, EVAL)
+    check_adoptable(redrawn, train=TRAIN, seed=7, training_images="redrawn")
+    with pytest.raises(ValueError, match="training_images: published 'redrawn', this run 'fixed'"):
+        check_adoptable(redrawn, train=TRAIN, seed=7, training_images="fixed")

@@ -30,6 +30,7 @@ check_adoptable(
     repeat=int(sm.wildcards.repeat),
     algorithm=sm.wildcards.algorithm,
     data_sha256=arrays_sha256(data["X_train"], data["X_test"]),
+    training_images=cfg["training_images"],
 )
 model, sidecar = adopted_model(arrays, meta, sm.input.model)
 save_model(sm.output.model, model, sidecar)

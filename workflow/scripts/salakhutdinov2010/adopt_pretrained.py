@@ -17,6 +17,7 @@ check_adoptable(
     repeat=int(sm.wildcards.repeat),
     shape=shape,
     data_sha256=arrays_sha256(data["X_train"], data["X_test"]),
+    training_images=cfg["training_images"],
 )
 copy_file(sm.input.model, sm.output.model)  # bit for bit: the trainings' common starting point
 copy_file(sidecar_of(sm.input.model), sidecar_of(sm.output.model))

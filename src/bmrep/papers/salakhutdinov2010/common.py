@@ -29,6 +29,16 @@ def split_mnist(data: dict, n_validation: int):
     )
 
 
+def grey_levels(mnist: dict, n_validation: int) -> np.ndarray:
+    """The grey levels in [0, 1] (pixel / 255) of :func:`split_mnist`'s training images, from the uint8 MNIST.
+
+    Row for row the images that ``mnist_stochastic`` binarised once: what ``training_images: redrawn``
+    binarises again at every minibatch.
+    """
+    X, _, _, _ = split_mnist(mnist, n_validation)
+    return X / np.float32(255.0)
+
+
 def paper_rng(seed: int, *keys) -> np.random.Generator:
     """The generator keyed by (seed, this paper, *keys)."""
     return keyed_rng(seed, PAPER, *keys)

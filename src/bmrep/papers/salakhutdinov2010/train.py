@@ -78,15 +78,35 @@ def _dtype(cfg) -> type:
     return np.dtype(cfg["dtype"]).type
 
 
-def pretrain(X: np.ndarray, cfg: dict, seed: int, repeat: int | None = None, log=None) -> DBM:
+def _training_images(X: np.ndarray, grey: np.ndarray | None, seed: int, *keys):
+    """What the minibatches are cut from, and the generator that binarises them again.
+
+    Without ``grey``: ``X`` as given (binarised once), None. With it (``training_images: redrawn``, the
+    authors' code, :mod:`bmrep.learning.redraw`): ``grey``, the grey levels of ``X``'s images, and a generator
+    keyed by (seed, stage, seed index), not by the algorithm: within a seed every algorithm sees the same images
+    (common random numbers, spec section 3).
+    """
+    if grey is None:
+        return X, None
+    if np.shape(grey) != np.shape(X):
+        raise ValueError(f"grey levels of shape {np.shape(grey)} for training images of shape {np.shape(X)}")
+    return grey, paper_rng(seed, "redraw", *keys)
+
+
+def pretrain(
+    X: np.ndarray, cfg: dict, seed: int, repeat: int | None = None, log=None, grey: np.ndarray | None = None
+) -> DBM:
     """Greedy layer-wise pretraining (Salakhutdinov & Hinton 2009) with ``cfg["pretrain"]``.
 
     ``cfg`` keys: ``n_visible``, ``n_hidden1``, ``n_hidden2``, ``batch_size``,
     ``pretrain`` and optionally ``dtype``. ``repeat`` is the seed index (spec,
     section 3: every seed has its own pretraining, shared by the algorithms);
     None keys the streams by the seed alone (the calibration model).
+    ``grey`` (``X``'s grey levels in [0, 1]; ``training_images: redrawn``): the bottom RBM's minibatches are
+    binarised again from it; None trains on ``X`` as given.
     """
     rep = () if repeat is None else (int(repeat),)
+    images, redraw_rng = _training_images(X, grey, seed, "pretrain", *rep)
     p = cfg["pretrain"]
     D = X.shape[1]
     if D != cfg["n_visible"]:
@@ -104,10 +124,22 @@ def pretrain(X: np.ndarray, cfg: dict, seed: int, repeat: int | None = None, log
         streams=chain_streams(seed, cfg["batch_size"], "pretrain", *rep),
         dtype=_dtype(cfg),
         log=log,
+        grey=None if redraw_rng is None else images,
+        redraw_rng=redraw_rng,
     )
 
 
-def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat: int = 0, log=None, checkpoint=None):
+def train(
+    algorithm: str,
+    dbm0: DBM,
+    X: np.ndarray,
+    cfg: dict,
+    seed: int,
+    repeat: int = 0,
+    log=None,
+    checkpoint=None,
+    grey: np.ndarray | None = None,
+):
     """Joint training of a copy of ``dbm0`` with ``algorithm`` (section 8).
 
     Common random numbers (spec, section 3): the minibatch order, the initial
@@ -121,7 +153,8 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
 
     ``cfg`` is the validated config section (:class:`TrainingSettings`: ``batch_size`` and ``train``).
     ``checkpoint`` (:class:`bmrep.learning.checkpoint.Checkpoint` or None) is
-    handed to :func:`train_dbm`: an interrupted training resumes from it.
+    handed to :func:`train_dbm`: an interrupted training resumes from it. ``grey`` (``X``'s grey levels;
+    ``training_images: redrawn``): every minibatch is binarised again from it; None trains on ``X`` as given.
 
     Returns
     -------
@@ -131,6 +164,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     :meth:`bmrep.learning.cast.CoupledAdaptiveTempering.records`, and ``"n_fast"``).
     """
     ts = TrainingSettings.from_config(cfg)
+    images, redraw_rng = _training_images(X, grey, seed, "train", repeat)
     dbm = dbm0.copy()
     streams = chain_streams(seed, ts.sampler.n_chains, "train", repeat)
     s = make_sampler(algorithm, dbm, streams, paper_rng(seed, "chains", repeat), ts.sampler)
@@ -148,7 +182,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
     first = snapshot(0, dbm)
     hist = train_dbm(
         dbm,
-        X,
+        images,
         s,
         n_updates=ts.n_updates,
         batch_size=ts.batch_size,
@@ -159,6 +193,7 @@ def train(algorithm: str, dbm0: DBM, X: np.ndarray, cfg: dict, seed: int, repeat
         callback=callback,
         callback_every=ts.snapshot_every,
         checkpoint=checkpoint,
+        redraw_rng=redraw_rng,
     )
     snaps = [first, *hist.records]
     if snaps[-1]["update"] != ts.n_updates:

@@ -27,6 +27,8 @@ ADOPTED_FROM = "adopted_from"
 # The evaluation settings a published curve was computed with, and those of the final log Z and test bound.
 CURVE_KEYS = ("curve_ais", "curve_train_subset", "n_mean_field", "ais_state")
 FINAL_KEYS = ("final_ais", "final_replicates", "curve_train_subset", "n_mean_field", "ais_state")
+# Sidecar keys a training records only where they differ from the default: absent means this value.
+SIDECAR_DEFAULTS = {"training_images": "fixed"}
 
 
 def evaluation_part(evaluation: dict | None, keys) -> dict:
@@ -64,7 +66,8 @@ def check_adoptable(meta: dict, *, train: dict | None = None, evaluation: dict |
 
     ``train`` is compared with the sidecar's ``settings``, ``evaluation`` (a part of the block,
     :func:`evaluation_part`) with the same keys of the sidecar's ``evaluation``; every other keyword
-    with the sidecar key of its name (``seed``, ``repeat``, ``algorithm``, ``shape``, ``pretrained_sha256``).
+    with the sidecar key of its name (``seed``, ``repeat``, ``algorithm``, ``shape``, ``pretrained_sha256``,
+    ``training_images``), a key absent from the sidecar read as its :data:`SIDECAR_DEFAULTS` value.
     """
     diffs = []
     if train is not None:
@@ -72,7 +75,7 @@ def check_adoptable(meta: dict, *, train: dict | None = None, evaluation: dict |
     if evaluation is not None:
         diffs += _differences("evaluation", evaluation_part(meta.get("evaluation"), evaluation), evaluation)
     for key, want in expected.items():
-        diffs += _differences(key, meta.get(key), want)
+        diffs += _differences(key, meta.get(key, SIDECAR_DEFAULTS.get(key)), want)
     if diffs:
         raise ValueError("the published model differs from this run's: " + "; ".join(diffs))
 
@@ -98,6 +101,7 @@ def adopted_model(arrays: dict, meta: dict, source: str) -> tuple[dict, dict]:
 __all__ = [
     "PARAMS",
     "ADOPTED_FROM",
+    "SIDECAR_DEFAULTS",
     "CURVE_KEYS",
     "FINAL_KEYS",
     "evaluation_part",
