@@ -40,3 +40,16 @@ def evaluation_config(**keys) -> dict:
     small = {"n_betas": 20, "n_runs": 4}
     required = dict(n_mean_field=10, curve_train_subset=100, curve_ais=small, final_ais=small, final_replicates=2)
     return section("salakhutdinov2010", "evaluation", **{**required, **keys})
+
+
+def training_config() -> dict:
+    """The part of a salakhutdinov2010 section the joint training reads (``batch_size``, ``train``) at test sizes.
+
+    No updates (a test spies on the loop's inputs), 10 chains, every sampler's settings stated.
+    """
+    train = dict(
+        n_updates=0, n_chains=10, n_mean_field=5, lr_numerator=10.0, lr_offset=2000.0, weight_decay=2e-4,
+        snapshot_every=10, fpcd_fast_lr=0.005, fpcd_fast_decay=0.95, tt_levels=4, tt_beta_min=0.9, tt_every=10,
+        cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20, cast_record_every=10,
+    )  # fmt: skip
+    return {"batch_size": 10, "train": train}

@@ -26,7 +26,7 @@ from bmrep.papers.salakhutdinov2010.sampling import (
 from bmrep.papers.salakhutdinov2010.summaries import paired_differences, table1
 from bmrep.papers.salakhutdinov2010.toy import fig2_toy, two_node_mrf
 from bmrep.seeds import rng as keyed_rng
-from support.config_sections import ais_settings
+from support.config_sections import ais_settings, training_config
 from support.testsystems import random_dbm
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -185,14 +185,7 @@ def test_algorithms_share_minibatches_and_initial_chains_within_a_seed(monkeypat
         return TrainingHistory()
 
     monkeypatch.setattr(tr, "train_dbm", spy)
-    cfg = {
-        "batch_size": 10,
-        "train": dict(
-            n_updates=0, n_chains=10, n_mean_field=5, lr_numerator=10.0, lr_offset=2000.0, weight_decay=2e-4,
-            snapshot_every=10, fpcd_fast_lr=0.005, fpcd_fast_decay=0.95, tt_levels=4, tt_beta_min=0.9, tt_every=10,
-            cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20, cast_record_every=10,
-        ),
-    }  # fmt: skip
+    cfg = training_config()
     X = (np.random.default_rng(0).random((60, 16)) < 0.3).astype(np.float32)
     dbm0 = DBM.random(16, 8, 8, np.random.default_rng(1), scale=0.1).astype(np.float32)
     out = {}

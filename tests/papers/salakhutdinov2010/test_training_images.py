@@ -14,16 +14,10 @@ import bmrep.papers.salakhutdinov2010.train as tr
 from bmrep.learning.dbm_training import TrainingHistory
 from bmrep.models.dbm import DBM
 from bmrep.papers.salakhutdinov2010.common import grey_levels, split_mnist
+from support.config_sections import training_config
 
 SEED = 20261204
-CFG = {
-    "batch_size": 10,
-    "train": dict(
-        n_updates=0, n_chains=10, n_mean_field=5, lr_numerator=10.0, lr_offset=2000.0, weight_decay=2e-4,
-        snapshot_every=10, fpcd_fast_lr=0.005, fpcd_fast_decay=0.95, tt_levels=4, tt_beta_min=0.9, tt_every=10,
-        cast_n_betas=5, cast_beta_min=0.9, cast_gamma=10.0, cast_swap_every=20, cast_record_every=10,
-    ),
-}  # fmt: skip
+CFG = training_config()
 
 
 def _mnist(n=80, d=16):
